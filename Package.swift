@@ -1,0 +1,91 @@
+// swift-tools-version:6.2
+// StepCompass: pedestrian navigation as Swift services on an MQTT bus.
+
+import PackageDescription
+
+/// One list of compiler settings for every target (as swift-log and swift-configuration do).
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let configuration = Target.Dependency.product(name: "Configuration", package: "swift-configuration")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+
+/// A thin `main` over library code: every executable has the same shape.
+func serviceExecutable(_ name: String, module: String, dependencies: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: module,
+        dependencies: ["ServiceRuntime", "Bus", argumentParser, configuration, log, lifecycle] + dependencies,
+        path: "Sources/\(module)"
+    )
+}
+
+let package = Package(
+    name: "StepCompass",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Bus", targets: ["Bus"]),
+        .library(name: "InMemoryBus", targets: ["InMemoryBus"]),
+        .library(name: "MosquittoBus", targets: ["MosquittoBus"]),
+        .library(name: "BusTesting", targets: ["BusTesting"]),
+        .library(name: "ServiceRuntime", targets: ["ServiceRuntime"]),
+        .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
+        .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
+        .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
+        .executable(name: "stepcompass-markers", targets: ["StepCompassMarkers"]),
+        .executable(name: "stepcompass-buslab", targets: ["StepCompassBusLab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // MARK: The bus: protocol, its two implementations, and test support
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"]), .brew(["mosquitto"])]
+        ),
+        .target(name: "Bus"),
+        .target(name: "InMemoryBus", dependencies: ["Bus"]),
+        .target(name: "MosquittoBus", dependencies: ["Bus", "CMosquitto", log]),
+        .target(name: "BusTesting", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", log]),
+
+        // MARK: The runtime every executable shares
+        .target(
+            name: "ServiceRuntime",
+            dependencies: ["Bus", "MosquittoBus", log, lifecycle, configuration, argumentParser]
+        ),
+
+        // MARK: Executables (thin: configuration, wiring, lifecycle)
+        serviceExecutable("stepcompass-sensors", module: "StepCompassSensors"),
+        serviceExecutable("stepcompass-compass", module: "StepCompassCompass"),
+        serviceExecutable("stepcompass-position", module: "StepCompassPosition"),
+        serviceExecutable("stepcompass-markers", module: "StepCompassMarkers"),
+        .executableTarget(
+            name: "StepCompassBusLab",
+            dependencies: ["Bus", "MosquittoBus", "BusTesting", argumentParser, log],
+            path: "Sources/StepCompassBusLab"
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
+        .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
+        .testTarget(
+            name: "ServiceRuntimeTests",
+            dependencies: ["ServiceRuntime", "Bus", "InMemoryBus", "BusTesting", configuration, log,
+                           .product(name: "InMemoryLogging", package: "swift-log")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -1,0 +1,39 @@
+/// The messages of one subscription, in the order in which the broker delivered them.
+///
+/// A subscription with several filters receives each matching message once, so a service that must
+/// handle one device's messages in arrival order across topics subscribes to all of them together.
+/// Iteration ends when the subscription is removed or the bus is closed. Cancelling the task that
+/// iterates ends that iteration only; the subscription keeps its messages for the next one.
+public struct BusSubscription: AsyncSequence, Sendable {
+    public typealias Element = BusMessage
+    public typealias Failure = Never
+
+    /// An identifier, unique within its bus, used to unsubscribe.
+    public let id: Int
+    /// The filters this subscription receives.
+    public let requests: [SubscriptionRequest]
+    private let channel: MessageChannel
+
+    /// Creates a subscription over a channel; bus implementations call this.
+    public init(id: Int, requests: [SubscriptionRequest], channel: MessageChannel) {
+        self.id = id
+        self.requests = requests
+        self.channel = channel
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let channel: MessageChannel
+
+        public mutating func next() async -> BusMessage? {
+            await channel.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> BusMessage? {
+            await channel.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(channel: channel)
+    }
+}

@@ -1,0 +1,63 @@
+public import Foundation
+
+extension MessageBus {
+    /// Sends a request and waits for its reply (MQTT 5 request/response).
+    ///
+    /// Subscribes to `replyTopic`, publishes the request with that response topic and fresh correlation
+    /// data, and returns the first message on the reply topic that carries the same correlation data.
+    /// - Parameters:
+    ///   - message: The request; its response topic and correlation data are set here.
+    ///   - replyTopic: Where the responder should answer (under `stepcompass/replies/` where ACLs apply).
+    ///   - timeout: How long to wait for the reply.
+    /// - Throws: ``BusError/Code/timeout`` when no reply arrives in time.
+    public func request(
+        _ message: BusMessage,
+        replyTopic: String,
+        timeout: Duration = .seconds(5)
+    ) async throws -> BusMessage {
+        try TopicName.validate(replyTopic)
+        let correlation = Data(UUID().uuidString.utf8)
+        let replies = try await subscribe(to: try TopicFilter(replyTopic), qos: message.qos)
+        var request = message
+        request.properties.responseTopic = replyTopic
+        request.properties.correlationData = correlation
+        do {
+            try await publish(request)
+            let reply = try await withThrowingTaskGroup(of: BusMessage?.self) { group in
+                group.addTask {
+                    for await reply in replies where reply.properties.correlationData == correlation {
+                        return reply
+                    }
+                    return nil
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+            try await unsubscribe(replies)
+            guard let reply else {
+                throw BusError(.timeout, "no reply on '\(replyTopic)' to a request on '\(message.topic)' within \(timeout)")
+            }
+            return reply
+        } catch {
+            try? await unsubscribe(replies)
+            throw error
+        }
+    }
+
+    /// Publishes a reply to a request that carries an MQTT 5 response topic, echoing its correlation data.
+    /// - Returns: `false` when the request has no response topic (nothing is published).
+    @discardableResult
+    public func respond(to request: BusMessage, payload: Data, qos: QoS = .atLeastOnce) async throws -> Bool {
+        guard let topic = request.properties.responseTopic else { return false }
+        let reply = BusMessage(
+            topic: topic, payload: payload, qos: qos,
+            properties: MessageProperties(correlationData: request.properties.correlationData))
+        try await publish(reply)
+        return true
+    }
+}

@@ -1,0 +1,239 @@
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `mosquitto` broker for tests, on a free loopback port picked at run time.
+///
+/// It writes a temporary configuration (loopback listener, anonymous access unless the extra
+/// configuration says otherwise, `set_tcp_nodelay true`, persistence in a temporary folder), waits until
+/// the port accepts connections, and is stopped on every path by ``withBroker(configuration:_:)``.
+/// ``restart()`` keeps the port and the persistence file, as a broker restart in production would.
+public final class MosquittoBrokerProcess: @unchecked Sendable {
+    /// Why a broker could not be started.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The port the broker listens on (127.0.0.1).
+    public let port: Int
+    /// The folder holding the configuration, persistence and log.
+    public let directory: URL
+    private let extraConfiguration: String
+    private let lock = NSLock()
+    private static let startLock = NSLock()
+    private var pid: pid_t?
+
+    /// The path of the `mosquitto` executable, if it is installed.
+    public static var executable: String? {
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+            + ["/usr/sbin", "/usr/local/sbin", "/opt/homebrew/sbin"]
+        for folder in candidates where FileManager.default.isExecutableFile(atPath: folder + "/mosquitto") {
+            return folder + "/mosquitto"
+        }
+        return nil
+    }
+
+    /// Whether tests that need a broker should run: always in CI (`CI=true`), where a missing broker
+    /// must fail the run rather than skip it, and elsewhere only when `mosquitto` is installed.
+    public static var shouldRunBrokerTests: Bool {
+        ProcessInfo.processInfo.environment["CI"] == "true" || executable != nil
+    }
+
+    /// Starts a broker.
+    /// - Parameter configuration: Extra `mosquitto.conf` lines (for example the project's tuning).
+    public init(configuration: String = "") throws {
+        guard Self.executable != nil else {
+            throw StartError(description:
+                "mosquitto is not installed: run `make test` (it installs it) or `sudo apt-get install mosquitto`")
+        }
+        // Port selection and start-up are serialised in the process: between freePort() releasing a
+        // port and mosquitto binding it, a parallel test could otherwise pick the same port and end up
+        // talking to another test's broker.
+        Self.startLock.lock()
+        defer { Self.startLock.unlock() }
+        self.port = try Self.freePort()
+        self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-broker-\(UUID().uuidString)")
+        self.extraConfiguration = configuration
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The broker's log so far (for failure messages).
+    public var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Stops the broker (SIGTERM, then waits), keeping its persistence for a ``start()``.
+    public func stop() {
+        lock.lock()
+        let running = pid
+        pid = nil
+        lock.unlock()
+        guard let running else { return }
+        // Foundation's Process.waitUntilExit spins a run loop that can starve Swift's cooperative
+        // threads on a 2-core machine; a plain kill and waitpid cannot.
+        kill(running, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<500 {
+            if waitpid(running, &status, WNOHANG) == running { return }
+            usleep(10_000)
+        }
+        kill(running, SIGKILL)
+        waitpid(running, &status, 0)
+    }
+
+    private func takePID() -> pid_t? {
+        lock.withLock {
+            defer { pid = nil }
+            return pid
+        }
+    }
+
+    /// Stops the broker (SIGTERM) without blocking a thread of Swift's cooperative pool while it exits.
+    public func shutdown() async {
+        guard let running = takePID() else { return }
+        kill(running, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<500 {
+            if waitpid(running, &status, WNOHANG) == running { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        kill(running, SIGKILL)
+        waitpid(running, &status, 0)
+    }
+
+    /// Stops and starts the broker on the same port with the same persistence.
+    public func restart() throws {
+        stop()
+        try start()
+    }
+
+    /// Kills the broker with SIGKILL, as a crash would (no clean shutdown, persistence as last saved).
+    public func kill9() {
+        lock.lock()
+        let running = pid
+        pid = nil
+        lock.unlock()
+        guard let running else { return }
+        kill(running, SIGKILL)
+        var status: Int32 = 0
+        waitpid(running, &status, 0)
+    }
+
+    /// Starts the broker (again) and waits until it accepts connections.
+    public func start() throws {
+        let configuration = """
+            listener \(port) 127.0.0.1
+            set_tcp_nodelay true
+            persistence true
+            persistence_location \(directory.path)/
+            log_dest file \(directory.path)/mosquitto.log
+            log_type error
+            log_type warning
+            log_type notice
+            \(extraConfiguration.contains("allow_anonymous") ? "" : "allow_anonymous true")
+            \(extraConfiguration)
+            """
+        let file = directory.appendingPathComponent("mosquitto.conf")
+        try configuration.write(to: file, atomically: true, encoding: .utf8)
+        let executable = Self.executable!
+        var child: pid_t = 0
+        let arguments = [executable, "-c", file.path]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The spawning thread may have signals blocked (dispatch's worker threads do); a child inherits
+        // that mask, and a mosquitto with SIGTERM blocked never stops. Start it with a clean mask.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let rc = posix_spawn(&child, executable, &actions, &attributes, &argv, environ)
+        guard rc == 0 else { throw StartError(description: "could not start \(executable): errno \(rc)") }
+        lock.lock()
+        self.pid = child
+        lock.unlock()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            var status: Int32 = 0
+            let exited = waitpid(child, &status, WNOHANG) == child
+            if !exited && Self.canConnect(port: port) { return }
+            if exited {
+                lock.lock()
+                self.pid = nil
+                lock.unlock()
+                throw StartError(description: "mosquitto exited at start (status \(status)): \(log)")
+            }
+            usleep(20_000)
+        }
+        throw StartError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
+    }
+
+    /// Asks the kernel for a free TCP port on 127.0.0.1.
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw StartError(description: "socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw StartError(description: "could not bind a free port: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` succeeds.
+    public static func canConnect(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// Runs `body` with a fresh broker and stops the broker afterwards, whether `body` returns or throws.
+public func withBroker<T>(
+    configuration: String = "",
+    _ body: (MosquittoBrokerProcess) async throws -> T
+) async throws -> T {
+    let broker = try MosquittoBrokerProcess(configuration: configuration)
+    do {
+        let result = try await body(broker)
+        await broker.shutdown()
+        return result
+    } catch {
+        await broker.shutdown()
+        throw error
+    }
+}

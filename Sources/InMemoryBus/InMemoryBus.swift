@@ -1,0 +1,81 @@
+public import Bus
+import Synchronization
+
+/// A client of an ``InMemoryBroker``: the unit-test implementation of ``MessageBus``.
+///
+/// Like the mosquitto client it has a client id, a persistent session unless `cleanStart` is set, and a
+/// last will that the broker publishes when the connection is lost rather than closed.
+public final class InMemoryBus: MessageBus {
+    public let clientID: String
+    private let broker: InMemoryBroker
+    private let cleanStart: Bool
+    private let will: BusMessage?
+    private let connection = Mutex<(id: Int, router: SubscriptionRouter)?>(nil)
+
+    /// Creates a client; call ``connect()`` before use.
+    /// - Parameters:
+    ///   - broker: The broker to connect to.
+    ///   - clientID: A stable client id (the session's key).
+    ///   - cleanStart: Discard any existing session and do not keep one after disconnecting.
+    ///   - will: Published by the broker when the connection is lost without ``disconnect()``.
+    public init(broker: InMemoryBroker, clientID: String, cleanStart: Bool = false, will: BusMessage? = nil) {
+        self.broker = broker
+        self.clientID = clientID
+        self.cleanStart = cleanStart
+        self.will = will
+    }
+
+    /// Connects; messages queued for a persistent session are held until a subscription matches them.
+    public func connect() {
+        let router = SubscriptionRouter()
+        let id = broker.connect(clientID: clientID, cleanStart: cleanStart, will: will, router: router)
+        connection.withLock { $0 = (id, router) }
+    }
+
+    /// Disconnects cleanly: no last will; a persistent session is kept.
+    public func disconnect() {
+        end(publishWill: false)
+    }
+
+    /// Drops the connection as a crash or network failure would: the broker publishes the last will.
+    public func simulateConnectionLoss() {
+        end(publishWill: true)
+    }
+
+    private func end(publishWill: Bool) {
+        guard let current = connection.withLock({ value -> (id: Int, router: SubscriptionRouter)? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        current.router.close()
+        broker.disconnect(clientID: clientID, connectionID: current.id, publishWill: publishWill)
+    }
+
+    private func current() throws -> (id: Int, router: SubscriptionRouter) {
+        guard let current = connection.withLock({ $0 }) else {
+            throw BusError(.notConnected, "in-memory client '\(clientID)' is not connected")
+        }
+        return current
+    }
+
+    public func publish(_ message: BusMessage) async throws {
+        try TopicName.validate(message.topic)
+        _ = try current()
+        broker.publish(message)
+    }
+
+    public func subscribe(to requests: [SubscriptionRequest]) async throws -> BusSubscription {
+        let router = try current().router
+        let subscription = router.add(requests)
+        broker.subscribe(clientID: clientID, requests: requests)
+        return subscription
+    }
+
+    public func unsubscribe(_ subscription: BusSubscription) async throws {
+        guard let router = connection.withLock({ $0?.router }) else { return }
+        let unused = router.remove(subscription.id)
+        if !unused.isEmpty { broker.unsubscribe(clientID: clientID, filters: unused) }
+    }
+
+    public func flush() async throws {}
+}

@@ -1,0 +1,168 @@
+import Bus
+import Synchronization
+import CMosquitto
+import Foundation
+import Logging
+
+extension MosquittoBus {
+    /// Applies the configuration to the libmosquitto handle (before the first connect).
+    func configure() throws(MosquittoError) {
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        // Other threads publish and subscribe while the network thread runs mosquitto_loop.
+        try MosquittoError.check(mosquitto_threaded_set(handle, true), "mosquitto_threaded_set")
+        let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
+        try MosquittoError.check(
+            mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(version)), "mosquitto_int_option(protocol)")
+        if configuration.tcpNoDelay {
+            try MosquittoError.check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "mosquitto_int_option(TCP_NODELAY)")
+        }
+        if configuration.username != nil || configuration.password != nil {
+            try MosquittoError.check(
+                mosquitto_username_pw_set(handle, configuration.username, configuration.password), "mosquitto_username_pw_set")
+        }
+        if let tls = configuration.tls {
+            try MosquittoError.check(
+                mosquitto_tls_set(handle, tls.caFile, nil, tls.certificateFile, tls.keyFile, nil), "mosquitto_tls_set")
+        }
+        if let will = configuration.will {
+            let rc = will.payload.withUnsafeBytes { raw in
+                mosquitto_will_set_v5(
+                    handle, will.topic, Int32(raw.count), raw.baseAddress, Int32(will.qos.rawValue), will.retain, nil)
+            }
+            try MosquittoError.check(rc, "mosquitto_will_set_v5")
+        }
+        installCallbacks()
+    }
+
+    func startNetworkThread() {
+        let start = state.withLock { state -> Bool in
+            guard !state.threadStarted else { return false }
+            state.threadStarted = true
+            state.phase = .connecting
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in networkLoop() }
+        thread.name = "mosquitto \(clientID)"
+        thread.start()
+    }
+
+    /// Asks the network thread to stop and waits for it; with `sendDisconnect` false the socket is
+    /// closed without a DISCONNECT packet, so the broker publishes the last will.
+    func stopNetworkThread(sendDisconnect: Bool) async {
+        let running = state.withLock { state -> Bool in
+            state.stopRequested = true
+            state.sendDisconnectOnStop = sendDisconnect
+            return state.threadStarted && !state.threadFinished
+        }
+        if running {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let finished = state.withLock { state -> Bool in
+                    if state.threadFinished { return true }
+                    state.threadExitWaiters.append(continuation)
+                    return false
+                }
+                if finished { continuation.resume() }
+            }
+        }
+        let waiters = state.withLock { state in
+            state.phase = .stopped
+            defer {
+                state.connectWaiters.removeAll()
+                state.ackWaiters.removeAll()
+            }
+            return (Array(state.connectWaiters.values), Array(state.ackWaiters.values))
+        }
+        for waiter in waiters.0 { waiter.resume(throwing: BusError(.closed, "the MQTT client '\(clientID)' was closed")) }
+        for waiter in waiters.1 { waiter.resume(throwing: BusError(.closed, "the MQTT client '\(clientID)' was closed")) }
+    }
+
+    private var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+    /// The network thread: connect, run libmosquitto's loop, reconnect with backoff, stop on request.
+    private func networkLoop() {
+        var delay = configuration.reconnectDelay
+        var socketOpen = false
+        var failures = 0
+        var lastConnectCount = 0
+        while !stopRequested {
+            if !socketOpen {
+                let rc = connectOnce()
+                if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                    failures += 1
+                    let reason = MosquittoError(code: rc, function: "mosquitto_connect_bind_v5").message
+                    state.withLock { $0.lastError = reason }
+                    let level: Logger.Level = failures == 1 || failures % 20 == 0 ? .warning : .debug
+                    logger.log(level: level, "cannot reach the MQTT broker, retrying", metadata: [
+                        "mqtt.broker": "\(configuration.host):\(configuration.port)", "error": "\(reason)",
+                        "retry.in": "\(delay)", "retry.attempt": "\(failures)",
+                    ])
+                    pause(delay)
+                    delay = min(delay * 2, configuration.reconnectDelayMax)
+                    continue
+                }
+                socketOpen = true
+            }
+            let rc = mosquitto_loop(handle, 100, 1)
+            let count = connectCount
+            if count != lastConnectCount {
+                lastConnectCount = count
+                delay = configuration.reconnectDelay
+                failures = 0
+            }
+            if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                socketOpen = false
+                if stopRequested { break }
+                failures += 1
+                logger.debug("network loop ended", metadata: ["error": "\(MosquittoError.describe(code: rc))", "retry.in": "\(delay)"])
+                pause(delay)
+                delay = min(delay * 2, configuration.reconnectDelayMax)
+            }
+        }
+        finishNetworkLoop(socketOpen: socketOpen)
+    }
+
+    private func connectOnce() -> Int32 {
+        var properties: OpaquePointer? = nil
+        defer { mosquitto_property_free_all(&properties) }
+        if configuration.protocolVersion == .v5 {
+            let expiry = configuration.cleanStart ? 0 : configuration.sessionExpiry
+            mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
+        }
+        return mosquitto_connect_bind_v5(
+            handle, configuration.host, Int32(configuration.port), Int32(configuration.keepAlive), nil, properties)
+    }
+
+    private func finishNetworkLoop(socketOpen: Bool) {
+        let sendDisconnect = state.withLock { $0.sendDisconnectOnStop }
+        if socketOpen && sendDisconnect {
+            mosquitto_disconnect_v5(handle, 0, nil)
+            // Let the loop write the DISCONNECT; it returns an error once the socket is closed.
+            for _ in 0..<20 where mosquitto_loop(handle, 50, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {}
+        } else if socketOpen {
+            // Close the socket without DISCONNECT, as a crash would. Re-initialising frees the old
+            // connection; the callbacks are cleared with it, so nothing reaches this object afterwards.
+            mosquitto_reinitialise(handle, clientID, configuration.cleanStart, nil)
+        }
+        let waiters = state.withLock { state in
+            state.threadFinished = true
+            if state.phase == .connected { state.phase = .connecting }
+            defer { state.threadExitWaiters.removeAll() }
+            return state.threadExitWaiters
+        }
+        window.connectionLost()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Sleeps on the network thread (it is ours to block), waking early when a stop is requested.
+    private func pause(_ duration: Duration) {
+        var remaining = duration
+        let step = Duration.milliseconds(20)
+        while remaining > .zero && !stopRequested {
+            let slice = min(remaining, step)
+            let micros = slice.components.seconds * 1_000_000 + slice.components.attoseconds / 1_000_000_000_000
+            usleep(useconds_t(micros))
+            remaining -= slice
+        }
+    }
+}
