@@ -33,6 +33,11 @@ let package = Package(
         .library(name: "MosquittoBus", targets: ["MosquittoBus"]),
         .library(name: "BusTesting", targets: ["BusTesting"]),
         .library(name: "ServiceRuntime", targets: ["ServiceRuntime"]),
+        .library(name: "GeoMagnetism", targets: ["GeoMagnetism"]),
+        .library(name: "CompassKit", targets: ["CompassKit"]),
+        .library(name: "PositionKit", targets: ["PositionKit"]),
+        .library(name: "WalkerSimulation", targets: ["WalkerSimulation"]),
+        .library(name: "MarkerKit", targets: ["MarkerKit"]),
         .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
         .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
         .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
@@ -57,6 +62,13 @@ let package = Package(
         .target(name: "MosquittoBus", dependencies: ["Bus", "CMosquitto", log]),
         .target(name: "BusTesting", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", log]),
 
+        // MARK: Pure logic: no I/O, no bus, unit-tested directly
+        .target(name: "GeoMagnetism", resources: [.copy("Resources/WMM.COF")]),
+        .target(name: "CompassKit"),
+        .target(name: "PositionKit"),
+        .target(name: "WalkerSimulation", dependencies: ["GeoMagnetism"]),
+        .target(name: "MarkerKit"),
+
         // MARK: The runtime every executable shares
         .target(
             name: "ServiceRuntime",
@@ -75,6 +87,21 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .testTarget(
+            name: "GeoMagnetismTests",
+            dependencies: ["GeoMagnetism"],
+            resources: [
+                .copy("Resources/WMM2025_TEST_VALUES.txt"),
+                .copy("Resources/WMM2025_FINAL_TEST_VALUES.txt"),
+                .copy("Resources/WMM2025_ahrs.COF"),
+                .copy("Resources/WMM2020.COF"),
+                .copy("Resources/WMM2020testvalues.txt"),
+            ]
+        ),
+        .testTarget(name: "CompassKitTests", dependencies: ["CompassKit"]),
+        .testTarget(name: "PositionKitTests", dependencies: ["PositionKit"]),
+        .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
+        .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(

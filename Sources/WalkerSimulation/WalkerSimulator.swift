@@ -1,0 +1,330 @@
+public import Foundation
+
+/// A deterministic simulated pedestrian holding a phone: it produces the step counts, IMU samples and GPS fixes a
+/// real phone would publish, and the truth they came from.
+///
+/// There is no clock and no I/O: the caller advances simulated time and publishes the events. Equal
+/// configurations and field sources give identical events, however the time is split between calls.
+///
+/// ```swift
+/// var walker = try WalkerSimulator(fieldSource: try WorldMagneticModel.wmm2025())
+/// for event in walker.advance(to: 1.0) { publish(event, at: walker.date(at: event.t)) }
+/// ```
+///
+/// **Physics.** Time runs in IMU ticks (`1 / imuRate`); every event is stamped with the tick it falls in, so no event
+/// is ever earlier than one already returned. The walker steps at ``WalkerConfiguration/cadence`` with lengths
+/// around ``WalkerConfiguration/stepLength`` (each step drawn from the seed), moving along its walking heading, which
+/// turns smoothly (at most ``WalkerConfiguration/maximumTurnRate``) towards the route's next target. The phone is held
+/// in front, top edge raised by ``WalkerConfiguration/pitch``, its +y axis along the walking heading (so the compass
+/// heading of the device equals the true walking heading, except during the figure-8 at the start).
+///
+/// - Accelerometer: the specific force in the device frame, `Rᵀ·(a − g)` with `g` = 9.80665 m/s² down: gravity
+///   (flat face up reads `[0, 0, +9.81]`), step impacts at the step rhythm (vertical, smaller forward and sideways),
+///   the centripetal acceleration of turns, and white noise for sensor and hand tremor.
+/// - Magnetometer: the geomagnetic field (NED, µT, refreshed along the walk) plus any interference zone, rotated into
+///   the device frame, then distorted: `raw = W⁻¹·field + hardIron + noise`. The contract's correction
+///   `softIron·(raw − hardIron)` with `softIron =` ``softIron`` (`W`) and `hardIron =` ``hardIron`` recovers the field.
+/// - Gyroscope: the body rate that takes the previous sample's attitude to this one (turns, hand sway, figure-8),
+///   plus noise; the first sample has no previous one and reads only noise. (The figure-8 is modelled as a rotation
+///   of the phone only; the small acceleration of the hand moving it is left out of the accelerometer.)
+/// - Location: truth plus a correlated GPS error (see ``WalkerConfiguration/gpsHorizontalError``), with its accuracy,
+///   speed and course, at ``WalkerConfiguration/locationRate``.
+/// - Steps: the cumulative count, per ``WalkerConfiguration/stepReporting``: by default one event per step, at the
+///   sample in which the step completes.
+public struct WalkerSimulator: Sendable {
+    /// Standard gravity, m/s².
+    public static let gravity = 9.806_65
+    /// Frequency of the figure-8 wave: one figure every 2 s.
+    private static let figureEightFrequency = 0.5
+    /// How strongly the walker steers towards its target: degrees per second of turn per degree off course.
+    private static let steeringGain = 1.5
+
+    /// The configuration the walk was built from.
+    public let configuration: WalkerConfiguration
+    /// The hard-iron offset added to every raw magnetometer sample, device frame, µT: what a perfect calibration
+    /// would publish as `hardIron`.
+    public let hardIron: [Double]
+    /// The soft-iron matrix `W` (rows) with `raw = W⁻¹·field + hardIron`: what a perfect calibration would publish as
+    /// `softIron`, since the contract's `corrected = softIron·(raw − hardIron)` then gives the field back.
+    public let softIron: [[Double]]
+
+    /// The latest time passed to ``advance(to:)``, seconds since the start.
+    public private(set) var time = 0.0
+    /// The walker's true position, metres north and east of the start, at the last processed tick.
+    public private(set) var position = LocalPoint(north: 0, east: 0)
+    /// The true walking heading (degrees clockwise from true north, in [0, 360)) at the last processed tick.
+    public private(set) var heading: Double
+    /// The true number of steps taken so far.
+    public private(set) var steps = 0
+    /// The true distance walked so far, metres: the sum of the step lengths (and the part of the current step).
+    public private(set) var distanceWalked = 0.0
+    /// The geomagnetic field used for the last sample (before interference), NED µT.
+    public private(set) var geomagneticField: (north: Double, east: Double, down: Double)
+
+    private let fieldSource: any GeomagneticFieldSource
+    private let plane: LocalTangentPlane
+    private let hardIronVector: SIMD3<Double>
+    private let inverseSoftIron: Matrix3
+    private var follower: RouteFollower
+    private var gps: GPSErrorModel
+    private var gaitRNG: SplitMix64
+    private var noiseRNG: SplitMix64
+
+    private var nextTick = 0
+    private var nextLocation = 0
+    private var nextTruth = 0
+    private var nextStepReport = 1
+    private var lastReportedSteps = 0
+    private var turnRate = 0.0
+    private var stepPhase = 0.0
+    private var stepDuration: Double
+    private var stepLength: Double
+    private var fieldTime = 0.0
+    private var previousAttitude: Matrix3?
+
+    /// A walker at the start of its route, at `t = 0`, before any event.
+    ///
+    /// - Parameters:
+    ///   - configuration: the walk; see ``WalkerConfiguration``.
+    ///   - fieldSource: the Earth's field, e.g. `WorldMagneticModel.wmm2025()` or ``ConstantGeomagneticField``.
+    /// - Throws: ``WalkerSimulationError/invalidConfiguration`` for a value out of range,
+    ///   ``WalkerSimulationError/fieldUnavailable`` when the source cannot give the field at the start. Later failures
+    ///   of the source keep the last good field (it changes by well under 1 nT along a walk).
+    public init(configuration: WalkerConfiguration = WalkerConfiguration(), fieldSource: any GeomagneticFieldSource) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.fieldSource = fieldSource
+        plane = LocalTangentPlane(latitude: configuration.startLatitude, longitude: configuration.startLongitude)
+        do {
+            geomagneticField = try fieldSource.geomagneticField(
+                latitude: configuration.startLatitude, longitude: configuration.startLongitude,
+                altitude: configuration.startAltitude, date: configuration.startDate
+            )
+        } catch {
+            throw WalkerSimulationError.fieldUnavailable(error)
+        }
+        let field = geomagneticField
+        guard field.north.isFinite, field.east.isFinite, field.down.isFinite else {
+            throw WalkerSimulationError.fieldUnavailable("the field source returned a non-finite field \(field)")
+        }
+
+        let seed = configuration.seed
+        var setupRNG = SplitMix64(seed: seed, stream: 1)
+        // Hard iron: the configured vector, or the configured magnitude in a direction uniform on the sphere (drawn
+        // either way, so the soft iron of a seed does not depend on whether the hard iron was given).
+        let direction = SIMD3(setupRNG.nextGaussian(), setupRNG.nextGaussian(), setupRNG.nextGaussian())
+        if let fixed = configuration.hardIron {
+            hardIronVector = SIMD3(fixed[0], fixed[1], fixed[2])
+        } else {
+            let length = (direction * direction).sum().squareRoot()
+            hardIronVector = length > 0 ? direction * (configuration.hardIronMagnitude / length) : .zero
+        }
+        hardIron = [hardIronVector.x, hardIronVector.y, hardIronVector.z]
+        // Soft iron: W = I + E with E symmetric; diagonal σ = distortion, off-diagonal σ = distortion / 2.
+        let d = configuration.softIronDistortion
+        let (exx, eyy, ezz) = (d * setupRNG.nextClippedGaussian(), d * setupRNG.nextClippedGaussian(), d * setupRNG.nextClippedGaussian())
+        let (exy, exz, eyz) = (d / 2 * setupRNG.nextClippedGaussian(), d / 2 * setupRNG.nextClippedGaussian(),
+                               d / 2 * setupRNG.nextClippedGaussian())
+        let w = Matrix3(r0: [1 + exx, exy, exz], r1: [exy, 1 + eyy, eyz], r2: [exz, eyz, 1 + ezz])
+        softIron = w.rows
+        inverseSoftIron = w.inverse
+
+        follower = RouteFollower(route: configuration.route, rng: SplitMix64(seed: seed, stream: 5))
+        heading = follower.initialHeading()
+        gps = GPSErrorModel(horizontalSigma: configuration.gpsHorizontalError, verticalSigma: configuration.gpsVerticalError,
+                            correlationTime: configuration.gpsCorrelationTime, rng: SplitMix64(seed: seed, stream: 4))
+        gaitRNG = SplitMix64(seed: seed, stream: 2)
+        noiseRNG = SplitMix64(seed: seed, stream: 3)
+        stepDuration = 1 / configuration.cadence
+        stepLength = configuration.stepLength
+        drawNextStep()
+    }
+
+    /// The wall-clock moment of a simulation time: ``WalkerConfiguration/startDate`` plus `t` seconds.
+    public func date(at t: Double) -> Date {
+        configuration.startDate.addingTimeInterval(t)
+    }
+
+    /// Runs the walk up to `t` seconds since the start and returns what happened since the last call, in time order.
+    ///
+    /// The first call includes the samples at `t = 0` (an IMU sample, a fix and a truth; no step event until the
+    /// first step). A tick within 1 ns after `t` counts as reached, so `advance(to: 0.1 * 7.8)` includes the sample
+    /// at 0.78 s. A `t` earlier than one already reached, or not finite, returns nothing.
+    public mutating func advance(to t: Double) -> [SimulationEvent] {
+        guard t.isFinite else { return [] }
+        var events: [SimulationEvent] = []
+        while Double(nextTick) / configuration.imuRate <= t + 1e-9 {
+            processTick(nextTick, into: &events)
+            nextTick += 1
+        }
+        time = max(time, t)
+        return events
+    }
+
+    // MARK: - One tick
+
+    private mutating func processTick(_ index: Int, into events: inout [SimulationEvent]) {
+        let rate = configuration.imuRate
+        let t = Double(index) / rate
+        if index > 0 {
+            walk(for: 1 / rate, into: &events, at: t)
+        }
+        reportSteps(at: t, into: &events)
+        refreshField(at: t)
+        events.append(imuSample(at: t, interval: 1 / rate))
+        while Double(nextLocation) / configuration.locationRate <= t + 1e-9 {
+            if nextLocation > 0 { gps.advance(by: 1 / configuration.locationRate) }
+            events.append(locationFix(at: t))
+            nextLocation += 1
+        }
+        while Double(nextTruth) / configuration.truthRate <= t + 1e-9 {
+            let coordinates = plane.coordinates(of: position)
+            events.append(.truth(t: t, latitude: coordinates.latitude, longitude: coordinates.longitude, heading: heading,
+                                 x: position.north, y: position.east, steps: steps))
+            nextTruth += 1
+        }
+    }
+
+    /// Turns towards the route and moves on by `interval` seconds, splitting the interval at step boundaries so that
+    /// each step covers exactly its own length.
+    private mutating func walk(for interval: Double, into events: inout [SimulationEvent], at t: Double) {
+        if let desired = follower.desiredHeading(from: position, heading: heading) {
+            let error = Math.signedAngle(desired - heading)
+            let limit = configuration.maximumTurnRate
+            turnRate = min(limit, max(-limit, Self.steeringGain * error))
+        } else {
+            turnRate = 0
+        }
+        heading = Math.compass(heading + turnRate * interval)
+        let direction = Math.radians(heading)
+        var remaining = interval
+        while remaining > 0 {
+            let speed = stepLength / stepDuration
+            let toStepEnd = (1 - stepPhase) * stepDuration
+            let moving = min(toStepEnd, remaining)
+            position.north += speed * moving * Math.cos(direction)
+            position.east += speed * moving * Math.sin(direction)
+            distanceWalked += speed * moving
+            remaining -= moving
+            if toStepEnd <= moving {
+                steps += 1
+                stepPhase = 0
+                drawNextStep()
+                if configuration.stepReporting == .everyStep {
+                    events.append(.steps(count: steps, t: t))
+                    lastReportedSteps = steps
+                }
+            } else {
+                stepPhase += moving / stepDuration
+            }
+        }
+    }
+
+    private mutating func drawNextStep() {
+        stepLength = configuration.stepLength * (1 + configuration.stepLengthVariation * gaitRNG.nextClippedGaussian())
+        stepDuration = 1 / (configuration.cadence * (1 + configuration.cadenceVariation * gaitRNG.nextClippedGaussian()))
+    }
+
+    private mutating func reportSteps(at t: Double, into events: inout [SimulationEvent]) {
+        guard case .interval(let interval) = configuration.stepReporting else { return }
+        while Double(nextStepReport) * interval <= t + 1e-9 {
+            if steps != lastReportedSteps {
+                events.append(.steps(count: steps, t: t))
+                lastReportedSteps = steps
+            }
+            nextStepReport += 1
+        }
+    }
+
+    private mutating func refreshField(at t: Double) {
+        guard t - fieldTime >= configuration.fieldRefreshInterval else { return }
+        fieldTime = t
+        let coordinates = plane.coordinates(of: position)
+        if let field = try? fieldSource.geomagneticField(latitude: coordinates.latitude, longitude: coordinates.longitude,
+                                              altitude: configuration.startAltitude, date: date(at: t)),
+           field.north.isFinite, field.east.isFinite, field.down.isFinite {
+            geomagneticField = field
+        }
+    }
+
+    // MARK: - Sensors
+
+    /// The phone's attitude now: along the walking heading, pitched and rolled as held, with the hand's sway at the
+    /// gait rhythm and, at the start, the figure-8.
+    private func attitude(at t: Double) -> DeviceOrientation {
+        let gait = Double(steps) + stepPhase  // continuous step count: one cycle per step
+        let sway = configuration.handSway
+        var orientation = DeviceOrientation(
+            yaw: heading,
+            pitch: configuration.pitch + 0.75 * sway * Math.sin(2 * .pi * gait),
+            roll: configuration.roll + sway * Math.sin(.pi * gait)
+        )
+        let duration = configuration.figureEightDuration
+        if configuration.figureEight, t < duration {
+            // sin² envelope: starts and ends with zero rate, so the gyroscope never jumps.
+            let envelopeRoot = Math.sin(.pi * t / duration)
+            let envelope = envelopeRoot * envelopeRoot
+            let omega = 2 * .pi * Self.figureEightFrequency * t
+            orientation.yaw += 35 * envelope * Math.sin(omega)
+            orientation.pitch += 30 * envelope * Math.sin(2 * omega)
+            orientation.roll += 45 * envelope * Math.sin(omega + .pi / 4)
+        }
+        return orientation
+    }
+
+    /// Whether the figure-8 wave is under way at `t`.
+    public func isWavingFigureEight(at t: Double) -> Bool {
+        configuration.figureEight && t > 0 && t < configuration.figureEightDuration
+    }
+
+    private mutating func imuSample(at t: Double, interval: Double) -> SimulationEvent {
+        let attitude = attitude(at: t).matrix
+        let toDevice = attitude.transposed
+
+        // Accelerometer: specific force a − g in NED, into the device frame.
+        let amplitude = configuration.stepImpactAmplitude
+        let cycle = 2 * .pi * stepPhase
+        let gait = Double(steps) + stepPhase
+        let up = amplitude * Math.cos(cycle)
+        let forward = 0.3 * amplitude * Math.sin(cycle)
+        let speed = stepLength / stepDuration
+        let sideways = 0.2 * amplitude * Math.sin(.pi * gait) + speed * Math.radians(turnRate)  // + centripetal
+        let h = Math.radians(heading)
+        let (fn, fe) = (Math.cos(h), Math.sin(h))  // forward unit vector; right is (−fe, fn)
+        let specificForce = SIMD3(forward * fn - sideways * fe, forward * fe + sideways * fn, -up - Self.gravity)
+        let accel = toDevice * specificForce + noise(configuration.accelerometerNoise)
+
+        // Magnetometer: field (+ interference) into the device frame, then soft iron, hard iron, noise.
+        var field = SIMD3(geomagneticField.north, geomagneticField.east, geomagneticField.down)
+        for zone in configuration.interferenceZones {
+            let weight = zone.weight(at: position)
+            if weight > 0 { field += weight * SIMD3(zone.disturbance[0], zone.disturbance[1], zone.disturbance[2]) }
+        }
+        let mag = inverseSoftIron * (toDevice * field) + hardIronVector + noise(configuration.magnetometerNoise)
+
+        // Gyroscope: the body-frame rotation from the previous sample's attitude to this one, per second.
+        var rate = SIMD3<Double>.zero
+        if let previous = previousAttitude {
+            rate = (previous.transposed * attitude).rotationVector / interval
+        }
+        previousAttitude = attitude
+        let gyro = rate + noise(configuration.gyroscopeNoise)
+
+        return .imu(t: t, accel: [accel.x, accel.y, accel.z], mag: [mag.x, mag.y, mag.z], gyro: [gyro.x, gyro.y, gyro.z])
+    }
+
+    private mutating func noise(_ sigma: Double) -> SIMD3<Double> {
+        guard sigma > 0 else { return .zero }
+        return sigma * SIMD3(noiseRNG.nextGaussian(), noiseRNG.nextGaussian(), noiseRNG.nextGaussian())
+    }
+
+    private mutating func locationFix(at t: Double) -> SimulationEvent {
+        let measured = LocalPoint(north: position.north + gps.north, east: position.east + gps.east)
+        let coordinates = plane.coordinates(of: measured)
+        let speed = max(0, stepLength / stepDuration + gps.speedNoise())
+        let course = Math.compass(heading + gps.courseNoise())
+        return .location(t: t, latitude: coordinates.latitude, longitude: coordinates.longitude,
+                         altitude: configuration.startAltitude + gps.up, horizontalAccuracy: gps.horizontalAccuracy,
+                         verticalAccuracy: gps.verticalAccuracy, speed: speed, course: course)
+    }
+}
