@@ -49,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // MARK: The bus: protocol, its two implementations, and test support
@@ -72,14 +73,22 @@ let package = Package(
         // MARK: The runtime every executable shares
         .target(
             name: "ServiceRuntime",
-            dependencies: ["Bus", "MosquittoBus", log, lifecycle, configuration, argumentParser]
+            dependencies: ["Bus", "MosquittoBus", log, lifecycle, configuration, argumentParser,
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                           .product(name: "SystemPackage", package: "swift-system")]
         ),
 
+        // MARK: The services' logic over the bus protocol (tested on the in-memory bus)
+        .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log]),
+        .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", log]),
+        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),
+        .target(name: "MarkerService", dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log]),
+
         // MARK: Executables (thin: configuration, wiring, lifecycle)
-        serviceExecutable("stepcompass-sensors", module: "StepCompassSensors"),
-        serviceExecutable("stepcompass-compass", module: "StepCompassCompass"),
-        serviceExecutable("stepcompass-position", module: "StepCompassPosition"),
-        serviceExecutable("stepcompass-markers", module: "StepCompassMarkers"),
+        serviceExecutable("stepcompass-sensors", module: "StepCompassSensors", dependencies: ["SensorsService"]),
+        serviceExecutable("stepcompass-compass", module: "StepCompassCompass", dependencies: ["CompassService"]),
+        serviceExecutable("stepcompass-position", module: "StepCompassPosition", dependencies: ["PositionService"]),
+        serviceExecutable("stepcompass-markers", module: "StepCompassMarkers", dependencies: ["MarkerService"]),
         .executableTarget(
             name: "StepCompassBusLab",
             dependencies: ["Bus", "MosquittoBus", "BusTesting", argumentParser, log],
@@ -102,6 +111,10 @@ let package = Package(
         .testTarget(name: "PositionKitTests", dependencies: ["PositionKit"]),
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
         .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
+        .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit"]),
+        .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation"]),
+        .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism"]),
+        .testTarget(name: "MarkerServiceTests", dependencies: ["MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(

@@ -1,0 +1,44 @@
+public import Bus
+import Foundation
+public import Logging
+
+/// Reports rejected inputs on `stepcompass/errors/{service}` and in the log; the service goes on.
+///
+/// One report per rejected message, `{"timestamp", "topic", "error", "payload"}`, with the payload cut
+/// to its first 256 bytes. Publishing a report never throws into the caller: a report that cannot be
+/// published is logged instead, so a bad input can never stop a service.
+public struct ErrorReporter: Sendable {
+    private let bus: any MessageBus
+    private let topic: String
+    private let logger: Logger
+
+    public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger) {
+        self.bus = bus
+        self.topic = topics.errors(service)
+        self.logger = logger
+    }
+
+    struct Report: Encodable {
+        let timestamp: String
+        let topic: String
+        let error: String
+        let payload: String
+    }
+
+    /// Reports a rejected message.
+    public func reject(_ message: BusMessage, reason: String) async {
+        logger.notice("rejected a message", metadata: ["mqtt.topic": "\(message.topic)", "reason": "\(reason)"])
+        let cut = message.payload.prefix(256)
+        let report = Report(
+            timestamp: Timestamp.format(Date()), topic: message.topic, error: reason,
+            payload: String(decoding: cut, as: UTF8.self))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let payload = try? encoder.encode(report) else { return }
+        do {
+            try await bus.publish(BusMessage(topic: topic, payload: payload, qos: .atMostOnce))
+        } catch {
+            logger.warning("could not publish an error report", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,79 @@
+public import ArgumentParser
+public import Configuration
+
+/// The options every StepCompass executable takes: where the broker is, how to log, which topic root.
+///
+/// Every option is optional with no default here: a value given on the command line wins, then the
+/// environment variable of the same name (`--mqtt-host` / `MQTT_HOST`), then the JSON file given with
+/// `--config` (or `CONFIG_FILE`, default `Config/<service>.json`), then the built-in default. This is the
+/// bridge swift-configuration recommends for swift-argument-parser.
+public struct RuntimeOptions: ParsableArguments, Sendable {
+    @Option(name: .customLong("mqtt-host"), help: "MQTT broker host (env MQTT_HOST, default localhost).")
+    public var mqttHost: String?
+
+    @Option(name: .customLong("mqtt-port"), help: "MQTT broker port (env MQTT_PORT, default 1883).")
+    public var mqttPort: Int?
+
+    @Option(name: .customLong("mqtt-username"), help: "MQTT user name (env MQTT_USERNAME).")
+    public var mqttUsername: String?
+
+    @Option(name: .customLong("mqtt-password"), help: "MQTT password (env MQTT_PASSWORD; prefer the environment over the command line).")
+    public var mqttPassword: String?
+
+    @Option(name: .customLong("mqtt-tls-ca"), help: "CA certificate file: enables TLS (env MQTT_TLS_CA).")
+    public var mqttTLSCA: String?
+
+    @Option(name: .customLong("mqtt-tls-cert"), help: "Client certificate file for TLS (env MQTT_TLS_CERT).")
+    public var mqttTLSCert: String?
+
+    @Option(name: .customLong("mqtt-tls-key"), help: "Client key file for TLS (env MQTT_TLS_KEY).")
+    public var mqttTLSKey: String?
+
+    @Option(name: .customLong("mqtt-protocol"), help: "MQTT protocol version: 5 or 3.1.1 (env MQTT_PROTOCOL, default 5).")
+    public var mqttProtocol: String?
+
+    @Option(name: .customLong("mqtt-client-id"), help: "Stable MQTT client id, the key of the persistent session (env MQTT_CLIENT_ID, default stepcompass-<service>).")
+    public var mqttClientID: String?
+
+    @Option(name: .customLong("mqtt-keepalive"), help: "Keep-alive in seconds (env MQTT_KEEPALIVE, default 30).")
+    public var mqttKeepAlive: Int?
+
+    @Option(name: .customLong("topic-prefix"), help: "Topic root (env TOPIC_PREFIX, default stepcompass).")
+    public var topicPrefix: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env LOG_LEVEL, default info).")
+    public var logLevel: String?
+
+    @Option(name: .customLong("log-format"), help: "text or json (env LOG_FORMAT, default text).")
+    public var logFormat: String?
+
+    @Option(name: .customLong("config"), help: "JSON configuration file (env CONFIG_FILE, default Config/<service>.json if it exists).")
+    public var configFile: String?
+
+    public init() {}
+
+    /// The values given on the command line, as configuration keys.
+    public var commandLineValues: [AbsoluteConfigKey: ConfigValue] {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        func put(_ key: String, _ value: String?, secret: Bool = false) {
+            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(.string(value), isSecret: secret) }
+        }
+        func put(_ key: String, _ value: Int?) {
+            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(.int(value), isSecret: false) }
+        }
+        put("mqtt.host", mqttHost)
+        put("mqtt.port", mqttPort)
+        put("mqtt.username", mqttUsername)
+        put("mqtt.password", mqttPassword, secret: true)
+        put("mqtt.tls.ca", mqttTLSCA)
+        put("mqtt.tls.cert", mqttTLSCert)
+        put("mqtt.tls.key", mqttTLSKey)
+        put("mqtt.protocol", mqttProtocol)
+        put("mqtt.client.id", mqttClientID)
+        put("mqtt.keepalive", mqttKeepAlive)
+        put("topic.prefix", topicPrefix)
+        put("log.level", logLevel)
+        put("log.format", logFormat)
+        return values
+    }
+}

@@ -1,0 +1,56 @@
+/// The topic names of the contract (`../shared/CONTRACT.md`), under a configurable root.
+///
+/// One place builds every topic, so a `--topic-prefix` applies everywhere and no service spells a
+/// topic by hand.
+public struct Topics: Sendable, Hashable {
+    /// The root, `stepcompass` by default.
+    public let prefix: String
+
+    public init(prefix: String = "stepcompass") {
+        self.prefix = prefix
+    }
+
+    /// The per-device topic suffixes of the contract.
+    public enum DeviceTopic: String, Sendable, CaseIterable {
+        case steps, imu, location, permissions, heading, calibration, position, nearby
+        case simulationTruth = "simulation/truth"
+        case bearingLock = "bearing-lock"
+        case commandBearingLock = "cmd/bearing-lock"
+        case commandCalibrate = "cmd/calibrate"
+        case commandSettings = "cmd/settings"
+        case commandResetPosition = "cmd/reset-position"
+    }
+
+    /// A device's topic, such as `stepcompass/phone-1/steps`.
+    public func device(_ id: String, _ topic: DeviceTopic) -> String { "\(prefix)/\(id)/\(topic.rawValue)" }
+
+    /// The filter matching one topic of every device, such as `stepcompass/+/steps`.
+    public func allDevices(_ topic: DeviceTopic) -> TopicFilterText { "\(prefix)/+/\(topic.rawValue)" }
+
+    /// A service's retained status topic.
+    public func serviceStatus(_ service: String) -> String { "\(prefix)/services/\(service)/status" }
+    /// A service's error topic.
+    public func errors(_ service: String) -> String { "\(prefix)/errors/\(service)" }
+
+    public var markersStatus: String { "\(prefix)/markers/status" }
+    public var markersCollection: String { "\(prefix)/markers/collection" }
+    public var markersRefresh: String { "\(prefix)/markers/cmd/refresh" }
+    public var markersNearest: String { "\(prefix)/markers/nearest" }
+    /// Where clients choose reply topics in a deployment with access control.
+    public var replies: String { "\(prefix)/replies" }
+
+    /// Splits a device topic into its device id and suffix; nil for other topics.
+    ///
+    /// The device id is returned as received (it may be invalid); validate it with ``DeviceID``.
+    public func parseDeviceTopic(_ topic: String) -> (device: String, topic: DeviceTopic)? {
+        guard topic.hasPrefix(prefix + "/") else { return nil }
+        let rest = topic.dropFirst(prefix.count + 1)
+        guard let slash = rest.firstIndex(of: "/") else { return nil }
+        let device = String(rest[..<slash])
+        guard let suffix = DeviceTopic(rawValue: String(rest[rest.index(after: slash)...])) else { return nil }
+        return (device, suffix)
+    }
+}
+
+/// A topic filter as text (validated when subscribing).
+public typealias TopicFilterText = String
