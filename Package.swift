@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: The bus: protocol, its two implementations, and test support
@@ -82,7 +84,13 @@ let package = Package(
         .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log]),
         .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", log]),
         .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),
-        .target(name: "MarkerService", dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log]),
+        .target(
+            name: "MarkerService",
+            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log,
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
 
         // MARK: Executables (thin: configuration, wiring, lifecycle)
         serviceExecutable("stepcompass-sensors", module: "StepCompassSensors", dependencies: ["SensorsService"]),
@@ -114,7 +122,13 @@ let package = Package(
         .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit"]),
         .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation"]),
         .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism"]),
-        .testTarget(name: "MarkerServiceTests", dependencies: ["MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit"]),
+        .testTarget(
+            name: "MarkerServiceTests",
+            dependencies: ["MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(
