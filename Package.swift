@@ -130,6 +130,7 @@ let package = Package(
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
+        .testTarget(name: "StackTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", log]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(
             name: "ServiceRuntimeTests",
@@ -142,4 +143,21 @@ let package = Package(
 
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}
+
+// MARK: Benchmarks (ordo-one/package-benchmark), only when asked for, so `make test` does not build them:
+// `STEPCOMPASS_BENCHMARKS=1 swift package --scratch-path .build-benchmarks benchmark` (or `make benchmark`).
+if Context.environment["STEPCOMPASS_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    let benchmark = Target.Dependency.product(name: "Benchmark", package: "package-benchmark")
+    package.targets += [
+        .executableTarget(
+            name: "MarkerBenchmarks",
+            dependencies: ["MarkerKit", benchmark],
+            path: "Benchmarks/MarkerBenchmarks",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
 }

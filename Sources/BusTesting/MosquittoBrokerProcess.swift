@@ -22,7 +22,7 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     private let extraConfiguration: String
     private let lock = NSLock()
     private static let startLock = NSLock()
-    private var pid: pid_t?
+    private var process: ChildProcess?
 
     /// The path of the `mosquitto` executable, if it is installed.
     public static var executable: String? {
@@ -69,43 +69,30 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
     }
 
-    /// Stops the broker (SIGTERM, then waits), keeping its persistence for a ``start()``.
+    /// Stops the broker (SIGTERM, then waits), keeping its persistence for a ``start()``. Blocks the
+    /// calling thread briefly; in async code prefer ``shutdown()``.
     public func stop() {
-        lock.lock()
-        let running = pid
-        pid = nil
-        lock.unlock()
-        guard let running else { return }
-        // Foundation's Process.waitUntilExit spins a run loop that can starve Swift's cooperative
-        // threads on a 2-core machine; a plain kill and waitpid cannot.
-        kill(running, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<500 {
-            if waitpid(running, &status, WNOHANG) == running { return }
-            usleep(10_000)
-        }
-        kill(running, SIGKILL)
-        waitpid(running, &status, 0)
+        guard let process = takeProcess() else { return }
+        process.signal(SIGTERM)
+        for _ in 0..<500 where process.isRunning { usleep(10_000) }
+        process.signal(SIGKILL)
     }
 
-    private func takePID() -> pid_t? {
+    private func takeProcess() -> ChildProcess? {
         lock.withLock {
-            defer { pid = nil }
-            return pid
+            defer { process = nil }
+            return process
         }
     }
 
     /// Stops the broker (SIGTERM) without blocking a thread of Swift's cooperative pool while it exits.
     public func shutdown() async {
-        guard let running = takePID() else { return }
-        kill(running, SIGTERM)
-        var status: Int32 = 0
-        for _ in 0..<500 {
-            if waitpid(running, &status, WNOHANG) == running { return }
-            try? await Task.sleep(for: .milliseconds(10))
+        guard let process = takeProcess() else { return }
+        process.signal(SIGTERM)
+        if await process.waitForExit(timeout: .seconds(5)) == nil {
+            process.signal(SIGKILL)
+            _ = await process.waitForExit(timeout: .seconds(5))
         }
-        kill(running, SIGKILL)
-        waitpid(running, &status, 0)
     }
 
     /// Stops and starts the broker on the same port with the same persistence.
@@ -115,15 +102,10 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     }
 
     /// Kills the broker with SIGKILL, as a crash would (no clean shutdown, persistence as last saved).
-    public func kill9() {
-        lock.lock()
-        let running = pid
-        pid = nil
-        lock.unlock()
-        guard let running else { return }
-        kill(running, SIGKILL)
-        var status: Int32 = 0
-        waitpid(running, &status, 0)
+    public func kill9() async {
+        guard let process = takeProcess() else { return }
+        process.signal(SIGKILL)
+        _ = await process.waitForExit(timeout: .seconds(5))
     }
 
     /// Starts the broker (again) and waits until it accepts connections.
@@ -142,44 +124,17 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
             """
         let file = directory.appendingPathComponent("mosquitto.conf")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
-        let executable = Self.executable!
-        var child: pid_t = 0
-        let arguments = [executable, "-c", file.path]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // The spawning thread may have signals blocked (dispatch's worker threads do); a child inherits
-        // that mask, and a mosquitto with SIGTERM blocked never stops. Start it with a clean mask.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let rc = posix_spawn(&child, executable, &actions, &attributes, &argv, environ)
-        guard rc == 0 else { throw StartError(description: "could not start \(executable): errno \(rc)") }
-        lock.lock()
-        self.pid = child
-        lock.unlock()
+        let process = try ChildProcess(
+            executable: Self.executable!, arguments: ["-c", file.path],
+            outputFile: directory.appendingPathComponent("mosquitto.out"))
+        lock.withLock { self.process = process }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            var status: Int32 = 0
-            let exited = waitpid(child, &status, WNOHANG) == child
-            if !exited && Self.canConnect(port: port) { return }
-            if exited {
-                lock.lock()
-                self.pid = nil
-                lock.unlock()
-                throw StartError(description: "mosquitto exited at start (status \(status)): \(log)")
+            let running = process.isRunning
+            if running && Self.canConnect(port: port) { return }
+            if !running {
+                lock.withLock { self.process = nil }
+                throw StartError(description: "mosquitto exited at start: \(log) \(process.output)")
             }
             usleep(20_000)
         }

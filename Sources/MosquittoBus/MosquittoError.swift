@@ -22,9 +22,30 @@ public struct MosquittoError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The message of a `MOSQ_ERR_*` code (`mosquitto_strerror`).
     public static func describe(code: Int32) -> String {
-        guard let text = mosquitto_strerror(code) else { return "libmosquitto error \(code)" }
-        return String(cString: text)
+        let text = mosquitto_strerror(code).map { String(cString: $0) } ?? ""
+        if text.isEmpty || (text == "Unknown error." && code != Int32(MOSQ_ERR_UNKNOWN.rawValue)) {
+            // libmosquitto 2.0.11 (Debian 12) has no text for the codes added later in 2.0.x.
+            return missingMessages[code] ?? "libmosquitto error \(code)"
+        }
+        return text
     }
+
+    private static let missingMessages: [Int32: String] = [
+        Int32(MOSQ_ERR_PLUGIN_DEFER.rawValue): "A plugin deferred the decision.",
+        Int32(MOSQ_ERR_KEEPALIVE.rawValue): "The keep-alive interval was exceeded.",
+        Int32(MOSQ_ERR_LOOKUP.rawValue): "The host name could not be resolved.",
+        Int32(MOSQ_ERR_MALFORMED_PACKET.rawValue): "A malformed packet was received.",
+        Int32(MOSQ_ERR_DUPLICATE_PROPERTY.rawValue): "A property was given more than once.",
+        Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue): "The TLS handshake failed.",
+        Int32(MOSQ_ERR_QOS_NOT_SUPPORTED.rawValue): "The requested QoS is not supported by the broker.",
+        Int32(MOSQ_ERR_OVERSIZE_PACKET.rawValue): "The packet is larger than the broker accepts.",
+        Int32(MOSQ_ERR_OCSP.rawValue): "The OCSP check of the broker's certificate failed.",
+        Int32(MOSQ_ERR_TIMEOUT.rawValue): "The operation timed out.",
+        Int32(MOSQ_ERR_RETAIN_NOT_SUPPORTED.rawValue): "Retained messages are not supported by the broker.",
+        Int32(MOSQ_ERR_TOPIC_ALIAS_INVALID.rawValue): "The topic alias is invalid.",
+        Int32(MOSQ_ERR_ADMINISTRATIVE_ACTION.rawValue): "The broker disconnected the client by administrative action.",
+        Int32(MOSQ_ERR_ALREADY_EXISTS.rawValue): "The item already exists.",
+    ]
 
     /// The message of an MQTT 5 reason code (`mosquitto_reason_string`), e.g. 135 "Not authorized".
     public static func describe(reasonCode: Int32) -> String {

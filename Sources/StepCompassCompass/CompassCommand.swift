@@ -1,4 +1,6 @@
 import ArgumentParser
+import CompassService
+import Configuration
 import ServiceRuntime
 
 /// `stepcompass-compass`: the compass and calibration service (tilt-compensated true-north heading).
@@ -9,18 +11,36 @@ struct CompassCommand: AsyncParsableCommand {
         abstract: "StepCompass the compass and calibration service (tilt-compensated true-north heading).",
         discussion: """
             Every option can also be set with the environment variable of the same name (--mqtt-host is \
-            MQTT_HOST) or in a JSON file (--config, default Config/compass.json). Topics and payloads follow \
-            the StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM or Ctrl-C: the service \
-            publishes its offline status and disconnects cleanly.
+            MQTT_HOST, --max-rate is MAX_RATE) or in a JSON file (--config, default Config/compass.json). \
+            Topics and payloads follow the StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM \
+            or Ctrl-C: the service publishes its offline status and disconnects cleanly.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
 
+    @Option(help: "Heading smoothing time constant in seconds of sample time (env SMOOTHING, default 0.25).")
+    var smoothing: Double?
+
+    @Option(name: .customLong("max-rate"), help: "Most heading messages per second of sample time per device (env MAX_RATE, default 10).")
+    var maxRate: Double?
+
+    @Option(name: .customLong("dead-band"), help: "Heading change in degrees below which nothing is published (env DEAD_BAND, default 0.5).")
+    var deadBand: Double?
+
+    @Option(name: .customLong("stale-after"), help: "Seconds without an IMU sample before a device is stale (env STALE_AFTER, default 5).")
+    var staleAfter: Double?
+
     func run() async throws {
-        let runner = try await ServiceRunner.prepare(service: "compass", options: runtime)
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (key, value) in [("smoothing", smoothing), ("max.rate", maxRate), ("dead.band", deadBand), ("stale.after", staleAfter)] {
+            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(.double(value), isSecret: false) }
+        }
+        let runner = try await ServiceRunner.prepare(service: "compass", options: runtime, commandLine: values)
+        let configuration = CompassConfiguration(config: runner.config)
+        try configuration.validate()
         try await runner.run { context in
-            try await context.ready()
-            await context.waitForShutdown()
+            let service = try CompassService(configuration: configuration, context: context)
+            try await service.run()
         }
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Configuration
+import MarkerService
 import ServiceRuntime
 
 /// `stepcompass-markers`: the marker geodata service (GeoJSON markers and their nearest neighbours).
@@ -9,18 +11,82 @@ struct MarkersCommand: AsyncParsableCommand {
         abstract: "StepCompass the marker geodata service (GeoJSON markers and their nearest neighbours).",
         discussion: """
             Every option can also be set with the environment variable of the same name (--mqtt-host is \
-            MQTT_HOST) or in a JSON file (--config, default Config/markers.json). Topics and payloads follow \
-            the StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM or Ctrl-C: the service \
-            publishes its offline status and disconnects cleanly.
+            MQTT_HOST, --source is SOURCE) or in a JSON file (--config, default Config/markers.json). Topics \
+            and payloads follow the StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM or \
+            Ctrl-C: the service publishes its offline status and disconnects cleanly.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
 
+    @Option(help: "Marker source: an http(s):// URL or a GeoJSON file path (env SOURCE, default the acmeaom locations.json).")
+    var source: String?
+
+    @Option(name: .customLong("cache-dir"), help: "Disk cache folder; empty disables it (env CACHE_DIR, default .cache/markers).")
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("connect-timeout"), help: "Connect timeout in seconds (env CONNECT_TIMEOUT, default 10).")
+    var connectTimeout: Double?
+
+    @Option(name: .customLong("read-timeout"), help: "Read timeout in seconds (env READ_TIMEOUT, default 30).")
+    var readTimeout: Double?
+
+    @Option(name: .customLong("fetch-deadline"), help: "Deadline of one whole fetch in seconds (env FETCH_DEADLINE, default 300).")
+    var fetchDeadline: Double?
+
+    @Option(name: .customLong("max-body"), help: "Largest body in bytes (env MAX_BODY, default 67108864).")
+    var maxBody: Int?
+
+    @Option(name: .customLong("max-redirects"), help: "Redirects followed; loops are refused (env MAX_REDIRECTS, default 5).")
+    var maxRedirects: Int?
+
+    @Option(name: .customLong("refresh-interval"), help: "Seconds between refreshes (env REFRESH_INTERVAL, default 900).")
+    var refreshInterval: Double?
+
+    @Option(name: .customLong("retry-base"), help: "First retry delay in seconds after a failure (env RETRY_BASE, default 1).")
+    var retryBase: Double?
+
+    @Option(name: .customLong("retry-max"), help: "Longest retry delay in seconds (env RETRY_MAX, default 300).")
+    var retryMax: Double?
+
+    @Option(name: .customLong("collection-limit"), help: "Most markers published as the retained collection (env COLLECTION_LIMIT, default 10000).")
+    var collectionLimit: Int?
+
+    @Option(name: .customLong("nearby-distance"), help: "Metres a device moves before its nearby list is republished (env NEARBY_DISTANCE, default 25).")
+    var nearbyDistance: Double?
+
+    @Option(name: .customLong("nearby-count"), help: "Markers per nearby list, 1...50 (env NEARBY_COUNT, default 3).")
+    var nearbyCount: Int?
+
+    /// The service's own options as configuration keys.
+    var commandLineValues: [AbsoluteConfigKey: ConfigValue] {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        func key(_ text: String) -> AbsoluteConfigKey { AbsoluteConfigKey(text.split(separator: ".").map(String.init)) }
+        if let source { values[key("source")] = .init(.string(source), isSecret: false) }
+        if let cacheDirectory { values[key("cache.dir")] = .init(.string(cacheDirectory), isSecret: false) }
+        let doubles: [(String, Double?)] = [
+            ("connect.timeout", connectTimeout), ("read.timeout", readTimeout), ("fetch.deadline", fetchDeadline),
+            ("refresh.interval", refreshInterval), ("retry.base", retryBase), ("retry.max", retryMax),
+            ("nearby.distance", nearbyDistance),
+        ]
+        for (name, value) in doubles {
+            if let value { values[key(name)] = .init(.double(value), isSecret: false) }
+        }
+        let ints: [(String, Int?)] = [
+            ("max.body", maxBody), ("max.redirects", maxRedirects), ("collection.limit", collectionLimit),
+            ("nearby.count", nearbyCount),
+        ]
+        for (name, value) in ints {
+            if let value { values[key(name)] = .init(.int(value), isSecret: false) }
+        }
+        return values
+    }
+
     func run() async throws {
-        let runner = try await ServiceRunner.prepare(service: "markers", options: runtime)
+        let runner = try await ServiceRunner.prepare(service: "markers", options: runtime, commandLine: commandLineValues)
+        let configuration = try MarkerServiceConfiguration(config: runner.config)
         try await runner.run { context in
-            try await context.ready()
-            await context.waitForShutdown()
+            let service = try MarkerService(configuration: configuration, context: context)
+            try await service.run()
         }
     }
 }

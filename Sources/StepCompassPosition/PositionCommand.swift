@@ -1,4 +1,6 @@
 import ArgumentParser
+import Configuration
+import PositionService
 import ServiceRuntime
 
 /// `stepcompass-position`: the position calculator (pedestrian dead reckoning).
@@ -9,18 +11,36 @@ struct PositionCommand: AsyncParsableCommand {
         abstract: "StepCompass the position calculator (pedestrian dead reckoning).",
         discussion: """
             Every option can also be set with the environment variable of the same name (--mqtt-host is \
-            MQTT_HOST) or in a JSON file (--config, default Config/position.json). Topics and payloads follow \
-            the StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM or Ctrl-C: the service \
-            publishes its offline status and disconnects cleanly.
+            MQTT_HOST, --steps-per-update is STEPS_PER_UPDATE) or in a JSON file (--config, default \
+            Config/position.json). Topics and payloads follow the StepCompass bus contract \
+            (Docs/asyncapi.yaml). Stop with SIGTERM or Ctrl-C: the service publishes its offline status and \
+            disconnects cleanly, keeping its session so that step messages sent meanwhile are counted later.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
 
+    @Option(name: .customLong("steps-per-update"), help: "Steps per position update (default 10).")
+    var stepsPerUpdate: Int?
+
+    @Option(name: .customLong("step-length"), help: "Metres per step (default 0.75).")
+    var stepLength: Double?
+
+    @Option(name: .customLong("settle-ms"), help: "Milliseconds to wait for retained positions after subscribing (default 500).")
+    var settleMilliseconds: Int?
+
     func run() async throws {
-        let runner = try await ServiceRunner.prepare(service: "position", options: runtime)
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        if let stepsPerUpdate { values[["steps", "per", "update"]] = .init(.int(stepsPerUpdate), isSecret: false) }
+        if let stepLength { values[["step", "length"]] = .init(.double(stepLength), isSecret: false) }
+        if let settleMilliseconds { values[["settle", "ms"]] = .init(.int(settleMilliseconds), isSecret: false) }
+        let runner = try await ServiceRunner.prepare(service: "position", options: runtime, commandLine: values)
+        let settings = PositionConfiguration(
+            stepsPerUpdate: runner.config.int(forKey: "steps.per.update", default: 10),
+            stepLength: runner.config.double(forKey: "step.length", default: 0.75),
+            settleWindow: .milliseconds(runner.config.int(forKey: "settle.ms", default: 500)))
         try await runner.run { context in
-            try await context.ready()
-            await context.waitForShutdown()
+            let service = try PositionService(configuration: settings, context: context)
+            try await service.run()
         }
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+import Configuration
+import Foundation
+import SensorsService
 import ServiceRuntime
+import WalkerSimulation
 
 /// `stepcompass-sensors`: the sensor publisher (steps, IMU, location; a simulated walker by default).
 @main
@@ -8,19 +12,98 @@ struct SensorsCommand: AsyncParsableCommand {
         commandName: "stepcompass-sensors",
         abstract: "StepCompass the sensor publisher (steps, IMU, location; a simulated walker by default).",
         discussion: """
-            Every option can also be set with the environment variable of the same name (--mqtt-host is \
-            MQTT_HOST) or in a JSON file (--config, default Config/sensors.json). Topics and payloads follow \
-            the StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM or Ctrl-C: the service \
-            publishes its offline status and disconnects cleanly.
+            Publishes simulated walkers (World Magnetic Model 2025 field), or records a device's topics to a file \
+            of JSON lines (--record FILE), or publishes such a file again and exits (--replay FILE). Every option \
+            can also be set with the environment variable of the same name (--mqtt-host is MQTT_HOST, --speed is \
+            SPEED) or in a JSON file (--config, default Config/sensors.json). Topics and payloads follow the \
+            StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM or Ctrl-C.
             """)
 
     @OptionGroup var runtime: RuntimeOptions
 
+    @Option(help: "Device id to simulate, record or replay as (default walker-1).")
+    var device: String?
+    @Option(help: "Simulate a fleet of N walkers, walker-1 ... walker-N, each with its own seed.")
+    var devices: Int?
+    @Option(help: "Run F times faster than real time (default 1); timestamps stay in simulated time.")
+    var speed: Double?
+    @Option(help: "Seed of the walk, gait, iron and noise (default 1).")
+    var seed: Int?
+    @Option(name: .customLong("step-length"), help: "Mean step length in metres (default 0.75).")
+    var stepLength: Double?
+    @Option(name: .customLong("imu-rate"), help: "IMU samples per second (default 50).")
+    var imuRate: Double?
+    @Option(name: .customLong("start-latitude"), help: "Start latitude in degrees (default 48.1527).")
+    var startLatitude: Double?
+    @Option(name: .customLong("start-longitude"), help: "Start longitude in degrees (default 11.5918).")
+    var startLongitude: Double?
+    @Option(name: .customLong("hard-iron"), help: "Hard-iron offset magnitude in µT (default 10).")
+    var hardIron: Double?
+    @Option(name: .customLong("soft-iron"), help: "Soft-iron distortion, 0...0.2 (default 0.03).")
+    var softIron: Double?
+    @Flag(name: .customLong("no-figure-eight"), help: "Do not wave the phone in a figure-8 at the start.")
+    var noFigureEight = false
+    @Option(help: "Stop after this many simulated (or, when recording, wall-clock) seconds (default: run forever).")
+    var duration: Double?
+    @Option(help: "Record the device's topics to FILE (JSON lines) instead of simulating.")
+    var record: String?
+    @Option(help: "Publish the recording in FILE as the device, at --speed, then exit.")
+    var replay: String?
+
     func run() async throws {
-        let runner = try await ServiceRunner.prepare(service: "sensors", options: runtime)
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        func put(_ key: String, _ value: ConfigContent?) {
+            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(value, isSecret: false) }
+        }
+        put("device", device.map { .string($0) })
+        put("devices", devices.map { .int($0) })
+        put("speed", speed.map { .double($0) })
+        put("seed", seed.map { .int($0) })
+        put("step.length", stepLength.map { .double($0) })
+        put("imu.rate", imuRate.map { .double($0) })
+        put("start.latitude", startLatitude.map { .double($0) })
+        put("start.longitude", startLongitude.map { .double($0) })
+        put("hard.iron", hardIron.map { .double($0) })
+        put("soft.iron", softIron.map { .double($0) })
+        put("figure.eight", noFigureEight ? .bool(false) : nil)
+        put("duration", duration.map { .double($0) })
+        put("record", record.map { .string($0) })
+        put("replay", replay.map { .string($0) })
+        let runner = try await ServiceRunner.prepare(service: "sensors", options: runtime, commandLine: values)
+        let config = runner.config
+
+        let device = config.string(forKey: "device", default: "walker-1")
+        let speed = config.double(forKey: "speed", default: 1)
+        let duration = config.double(forKey: "duration")
+        if let path = config.string(forKey: "replay") {
+            try await runner.run { context in
+                try await SensorReplayer(device: device, file: URL(fileURLWithPath: path), speed: speed, context: context,
+                                         clock: ContinuousClock()).run()
+            }
+            return
+        }
+        if let path = config.string(forKey: "record") {
+            try await runner.run { context in
+                try await SensorRecorder(device: device, file: URL(fileURLWithPath: path),
+                                         duration: duration.map { .seconds($0) }, context: context,
+                                         clock: ContinuousClock()).run()
+            }
+            return
+        }
+        var walker = WalkerConfiguration()
+        walker.seed = UInt64(truncatingIfNeeded: config.int(forKey: "seed", default: 1))
+        walker.stepLength = config.double(forKey: "step.length", default: walker.stepLength)
+        walker.imuRate = config.double(forKey: "imu.rate", default: walker.imuRate)
+        walker.startLatitude = config.double(forKey: "start.latitude", default: walker.startLatitude)
+        walker.startLongitude = config.double(forKey: "start.longitude", default: walker.startLongitude)
+        walker.hardIronMagnitude = config.double(forKey: "hard.iron", default: walker.hardIronMagnitude)
+        walker.softIronDistortion = config.double(forKey: "soft.iron", default: walker.softIronDistortion)
+        walker.figureEight = config.bool(forKey: "figure.eight", default: true)
+        let count = config.int(forKey: "devices")
+        let settings = SensorsConfiguration(
+            devices: count.map(SensorsConfiguration.fleet) ?? [device], walker: walker, speed: speed, duration: duration)
         try await runner.run { context in
-            try await context.ready()
-            await context.waitForShutdown()
+            try await SensorsService<ContinuousClock>(configuration: settings, context: context).run()
         }
     }
 }

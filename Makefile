@@ -1,0 +1,40 @@
+# StepCompass: the two commands of the README.
+#   make run   runs the stack (a private broker and every service, the simulated walker by default)
+#   make test  runs the tests
+# Both install what is missing (see scripts/ensure-deps.sh).
+
+MQTT_PORT ?= 1883
+DASHBOARD_PORT ?= 8080
+SWIFT ?= swift
+
+.PHONY: run test deps build release test-swift check-compose check-asyncapi tsan benchmark clean
+
+deps:
+	@scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build --build-tests
+
+release: deps
+	$(SWIFT) build -c release
+
+run: release
+	@MQTT_PORT=$(MQTT_PORT) DASHBOARD_PORT=$(DASHBOARD_PORT) scripts/run-stack.sh
+
+test: build
+	$(SWIFT) test --skip-build
+	@if [ -x scripts/check-compose.sh ]; then scripts/check-compose.sh; fi
+	@if [ -x scripts/check-asyncapi-all.sh ]; then scripts/check-asyncapi-all.sh; fi
+
+# The bus tests under ThreadSanitizer (a separate build folder: it rebuilds everything instrumented).
+tsan: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'BusTests|MosquittoBusTests'
+
+# Benchmarks: bus throughput against mosquitto's own C clients (same broker, same run), then the
+# package-benchmark suites (k-d tree, GeoJSON ingest) in their own build folder.
+benchmark: release
+	scripts/bus-benchmark.sh
+	STEPCOMPASS_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-benchmarks benchmark
+
+clean:
+	rm -rf .build .build-tsan .build-benchmarks

@@ -1,0 +1,107 @@
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process for tests (a broker, a service), started with `posix_spawn`.
+///
+/// Foundation's `Process.waitUntilExit` spins a run loop on the calling thread, which starves Swift's
+/// two cooperative threads on a 2-core machine; this type waits with `waitpid` and `Task.sleep`. The
+/// child starts with an empty signal mask and default dispositions: a child inherits the mask of the
+/// spawning thread, and dispatch's worker threads block signals, so a broker spawned from one would
+/// ignore SIGTERM.
+public final class ChildProcess: @unchecked Sendable {
+    /// Why a process could not be started.
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The process id.
+    public let pid: pid_t
+    /// The file receiving the child's standard output and error.
+    public let outputFile: URL
+    private let lock = NSLock()
+    private var exitStatus: Int32?
+
+    /// Starts `executable` with `arguments`, the current environment overlaid with `environment`.
+    public init(executable: String, arguments: [String] = [], environment: [String: String] = [:], outputFile: URL? = nil) throws {
+        let output = outputFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).log")
+        self.outputFile = output
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw SpawnError(description: "could not start \(executable): \(String(cString: strerror(rc)))") }
+        self.pid = child
+    }
+
+    deinit {
+        if exitStatusIfExited() == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+
+    /// The child's output so far.
+    public var output: String {
+        (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+    }
+
+    /// Sends a signal.
+    public func signal(_ signal: Int32) {
+        if exitStatusIfExited() == nil { kill(pid, signal) }
+    }
+
+    /// The raw wait status if the child has exited (reaping it), else nil. Never blocks.
+    public func exitStatusIfExited() -> Int32? {
+        lock.withLock {
+            if let exitStatus { return exitStatus }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                exitStatus = status
+                return status
+            }
+            return nil
+        }
+    }
+
+    /// Whether the child is still running.
+    public var isRunning: Bool { exitStatusIfExited() == nil }
+
+    /// Waits for the child to exit, polling without blocking a thread; nil on timeout.
+    /// - Returns: The exit code, or 128 + the signal number when a signal ended it.
+    public func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = exitStatusIfExited() {
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,49 @@
+/// The tuning of the compass service, with the contract's defaults.
+///
+/// The executable fills it from the command line, the environment and the configuration file
+/// (keys `smoothing`, `max.rate`, `dead.band`, `stale.after`); tests build it directly with small
+/// values so they run fast.
+public struct CompassConfiguration: Sendable, Hashable {
+    /// The heading smoothing time constant in seconds of sample time (`--smoothing`, default 0.25).
+    public var smoothing: Double
+    /// The most heading messages per second of sample time for one device (`--max-rate`, default 10).
+    public var maxRate: Double
+    /// The heading change in degrees below which nothing is published (`--dead-band`, default 0.5).
+    public var deadBand: Double
+    /// Seconds of the service's wall clock without an IMU sample after which a device is `stale`
+    /// (`--stale-after`, default 5).
+    public var staleAfter: Double
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - smoothing: Smoothing time constant, seconds of sample time; 0 disables smoothing.
+    ///   - maxRate: Heading messages per second of sample time, > 0.
+    ///   - deadBand: Dead band in degrees, ≥ 0.
+    ///   - staleAfter: Seconds without a sample before `stale`, > 0.
+    public init(smoothing: Double = 0.25, maxRate: Double = 10, deadBand: Double = 0.5, staleAfter: Double = 5) {
+        self.smoothing = smoothing
+        self.maxRate = maxRate
+        self.deadBand = deadBand
+        self.staleAfter = staleAfter
+    }
+
+    /// Checks that every value is usable, so a typo fails at start-up instead of misbehaving later.
+    /// - Throws: ``CompassServiceError/invalidConfiguration`` naming the bad option.
+    public func validate() throws(CompassServiceError) {
+        guard smoothing.isFinite, smoothing >= 0 else {
+            throw .invalidConfiguration("--smoothing must be a finite number ≥ 0, not \(smoothing)")
+        }
+        guard maxRate.isFinite, maxRate > 0 else {
+            throw .invalidConfiguration("--max-rate must be a finite number > 0, not \(maxRate)")
+        }
+        guard deadBand.isFinite, deadBand >= 0, deadBand < 180 else {
+            throw .invalidConfiguration("--dead-band must be in 0..<180 degrees, not \(deadBand)")
+        }
+        guard staleAfter.isFinite, staleAfter > 0 else {
+            throw .invalidConfiguration("--stale-after must be a finite number > 0, not \(staleAfter)")
+        }
+    }
+
+    /// The shortest sample-time interval between two heading messages of one device, in seconds.
+    var publishInterval: Double { 1 / maxRate }
+}

@@ -1,0 +1,153 @@
+import Bus
+import CompassKit
+import Foundation
+import GeoMagnetism
+import Logging
+import ServiceRuntime
+
+/// The actor that owns every device's state and applies messages to it one at a time.
+///
+/// The service's one subscription (all input filters together) hands messages over in arrival
+/// order, so a device's location, commands and samples are applied in the order they were
+/// received across topics. The timer task calls ``tick()`` for stale devices and held headings.
+actor CompassEngine {
+    private let configuration: CompassConfiguration
+    private let model: WorldMagneticModel
+    private let context: ServiceContext
+    private let decoder = PayloadDecoder()
+    private let encoder: JSONEncoder
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var devices: [String: DeviceCompass] = [:]
+    private var outbox: [DeviceCompass.Outbound] = []
+
+    init(configuration: CompassConfiguration, model: WorldMagneticModel, context: ServiceContext) {
+        self.configuration = configuration
+        self.model = model
+        self.context = context
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        start = clock.now
+    }
+
+    /// The number of devices seen so far.
+    var deviceCount: Int { devices.count }
+
+    private func now() -> DeviceCompass.Moment {
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return DeviceCompass.Moment(date: Date(), wall: seconds)
+    }
+
+    /// Applies one received message; a bad one is reported on the error topic and dropped.
+    func handle(_ message: BusMessage) async {
+        do {
+            try apply(message)
+        } catch {
+            outbox.removeAll(keepingCapacity: true)
+            await context.errors.reject(message, reason: error.message)
+            return
+        }
+        guard !outbox.isEmpty, let device = context.topics.parseDeviceTopic(message.topic)?.device else { return }
+        await publish(for: device)
+    }
+
+    /// The timer: stale devices and held headings whose window has ended.
+    func tick() async {
+        let moment = now()
+        for index in devices.indices {
+            devices.values[index].tick(at: moment, into: &outbox)
+            if !outbox.isEmpty { await publish(for: devices.keys[index]) }
+        }
+    }
+
+    private func apply(_ message: BusMessage) throws(InputError) {
+        guard let (device, topic) = context.topics.parseDeviceTopic(message.topic) else {
+            throw InputError("'\(message.topic.prefix(80))' is not a topic of the compass service")
+        }
+        try DeviceID.validate(device)
+        let moment = now()
+        switch topic {
+        case .imu:
+            let input = try decoder.decode(IMUInput.self, from: message.payload)
+            try input.validate()
+            let date = try SampleTime.date(input.timestamp, received: moment.date)
+            try devices[device, default: makeDevice()].sample(input, date: date, at: moment, into: &outbox)
+        case .location:
+            let input = try decoder.decode(LocationInput.self, from: message.payload)
+            _ = try SampleTime.date(input.timestamp, received: moment.date)
+            let environment: MagneticEnvironment
+            do {
+                environment = try MagneticEnvironment(
+                    model: model, latitude: input.latitude, longitude: input.longitude,
+                    altitude: input.altitude ?? 0)
+            } catch {
+                throw InputError(error.detail.isEmpty ? error.name : error.detail)
+            }
+            devices[device, default: makeDevice()].locate(environment, at: moment, into: &outbox)
+        case .permissions:
+            let input = try decoder.decode(PermissionsInput.self, from: message.payload)
+            if let location = input.location { _ = try SensorPermission.parse(location, field: "location") }
+            guard let motion = input.motion else { return }
+            let permission = try SensorPermission.parse(motion, field: "motion")
+            devices[device, default: makeDevice()].permit(motion: permission, at: moment, into: &outbox)
+        case .commandSettings:
+            let input = try decoder.decode(SettingsCommand.self, from: message.payload)
+            guard let reference = NorthReference(rawValue: input.north) else {
+                throw InputError("'north' is '\(input.north.prefix(40))'; expected true or magnetic")
+            }
+            devices[device, default: makeDevice()].setNorth(reference, at: moment, into: &outbox)
+        case .commandCalibrate:
+            let input = try decoder.decode(CalibrateCommand.self, from: message.payload)
+            guard input.action == "start" || input.action == "reset" else {
+                throw InputError("'action' is '\(input.action.prefix(40))'; expected start or reset")
+            }
+            devices[device, default: makeDevice()].calibrate(reset: input.action == "reset", at: moment, into: &outbox)
+        case .commandBearingLock:
+            let input = try decoder.decode(BearingLockCommand.self, from: message.payload)
+            try devices[device, default: makeDevice()].bearingLock(input, at: moment, into: &outbox)
+        case .calibration:
+            // Only retained messages are restores; live ones are this service's own publications.
+            guard message.retain, !message.payload.isEmpty else { return }
+            let input = try decoder.decode(CalibrationMessage.self, from: message.payload)
+            if try devices[device, default: makeDevice()].restore(input) {
+                context.logger.info("restored a calibration", metadata: ["device": "\(device)"])
+            }
+        default:
+            throw InputError("the compass service does not handle '\(topic.rawValue)' topics")
+        }
+    }
+
+    private func makeDevice() -> DeviceCompass {
+        DeviceCompass(configuration: configuration)
+    }
+
+    /// Publishes what a device produced, in order. A publish failure is logged, not fatal: the
+    /// next change publishes again.
+    private func publish(for device: String) async {
+        let messages = outbox
+        outbox.removeAll(keepingCapacity: true)
+        for outbound in messages {
+            do {
+                let message: BusMessage
+                switch outbound {
+                case .heading(let heading):
+                    message = BusMessage(
+                        topic: context.topics.device(device, .heading), payload: try encoder.encode(heading),
+                        qos: .atMostOnce, retain: true)
+                case .calibration(let calibration):
+                    message = BusMessage(
+                        topic: context.topics.device(device, .calibration), payload: try encoder.encode(calibration),
+                        qos: .atLeastOnce, retain: true)
+                case .bearingLock(let lock):
+                    message = BusMessage(
+                        topic: context.topics.device(device, .bearingLock), payload: try encoder.encode(lock),
+                        qos: .atLeastOnce, retain: true)
+                }
+                try await context.bus.publish(message)
+            } catch {
+                context.logger.warning("could not publish", metadata: ["device": "\(device)", "error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+public import Bus
+import CompassKit
+public import GeoMagnetism
+import Logging
+public import ServiceRuntime
+
+/// The compass and calibration service (`stepcompass-compass`): IMU samples in, tilt-compensated
+/// true-north headings, calibration and bearing-lock state out, per the bus contract.
+///
+/// One subscription receives every input filter together (`imu`, `location`, `permissions`,
+/// the three commands, and `calibration`, whose retained messages restore calibrations after a
+/// restart), so each device's messages are handled in arrival order by one actor. A timer task
+/// publishes held headings when their rate window ends and marks silent devices stale.
+public struct CompassService: Sendable {
+    private let configuration: CompassConfiguration
+    private let context: ServiceContext
+    private let model: WorldMagneticModel
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - configuration: The tuning (validated here).
+    ///   - context: The bus, topics, logger and error reporter.
+    ///   - model: The magnetic model; the bundled WMM2025 when nil.
+    /// - Throws: ``CompassServiceError`` for a bad configuration or a missing model.
+    public init(
+        configuration: CompassConfiguration, context: ServiceContext, model: WorldMagneticModel? = nil
+    ) throws(CompassServiceError) {
+        try configuration.validate()
+        self.configuration = configuration
+        self.context = context
+        if let model {
+            self.model = model
+        } else {
+            do {
+                self.model = try WorldMagneticModel.wmm2025()
+            } catch {
+                throw .magneticModelUnavailable("\(error)")
+            }
+        }
+    }
+
+    /// The filters of the one subscription.
+    public var subscriptionRequests: [SubscriptionRequest] {
+        get throws {
+            let topics = context.topics
+            let inputs: [(Topics.DeviceTopic, QoS)] = [
+                (.imu, .atMostOnce), (.location, .atLeastOnce), (.permissions, .atLeastOnce),
+                (.commandBearingLock, .atLeastOnce), (.commandCalibrate, .atLeastOnce),
+                (.commandSettings, .atLeastOnce), (.calibration, .atLeastOnce),
+            ]
+            return try inputs.map { topic, qos in
+                SubscriptionRequest(try TopicFilter(topics.allDevices(topic)), qos: qos)
+            }
+        }
+    }
+
+    /// Subscribes, says it is ready, and handles messages until the task is cancelled or the bus
+    /// closes.
+    public func run() async throws {
+        let engine = CompassEngine(configuration: configuration, model: model, context: context)
+        let subscription = try await context.bus.subscribe(to: try subscriptionRequests)
+        context.logger.info("compass ready", metadata: [
+            "compass.smoothing": "\(configuration.smoothing)", "compass.maxRate": "\(configuration.maxRate)",
+            "compass.deadBand": "\(configuration.deadBand)", "compass.staleAfter": "\(configuration.staleAfter)",
+        ])
+        try await context.ready()
+        let tick = Self.tickInterval(for: configuration)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in subscription {
+                    await engine.handle(message)
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: .seconds(tick)) } catch { return }
+                    await engine.tick()
+                }
+            }
+            // Either task ending (bus closed or cancellation) ends the service.
+            await group.next()
+            group.cancelAll()
+        }
+        try? await context.bus.unsubscribe(subscription)
+    }
+
+    /// How often the timer runs: a quarter of the rate window or of the stale time, between 5 and
+    /// 50 ms, so a held heading goes out at most a few milliseconds after its window ends.
+    static func tickInterval(for configuration: CompassConfiguration) -> Double {
+        max(0.005, min(0.05, configuration.publishInterval / 4, configuration.staleAfter / 4))
+    }
+}

@@ -1,0 +1,158 @@
+import CompassKit
+import Foundation
+import GeoMagnetism
+import ServiceRuntime
+
+/// The device's other inputs: location, permissions and commands.
+extension DeviceCompass {
+    /// Uses a new location for the declination and the expected field.
+    mutating func locate(_ environment: MagneticEnvironment, at moment: Moment, into out: inout [Outbound]) {
+        self.environment = environment
+        refreshExpectation(at: latestDate ?? moment.date)
+        publishCalibrationIfChanged(into: &out)
+        publishStatusChange(at: moment, into: &out)
+    }
+
+    /// Evaluates the model at a date and hands the expectations to the filters.
+    mutating func refreshExpectation(at date: Date) {
+        guard var environment else { return }
+        let value = environment.expectation(at: date)
+        self.environment = environment
+        guard value != expectation else { return }
+        expectation = value
+        pipeline.declination = value.declination
+        pipeline.expectedFieldStrength = value.fieldStrength
+        pipeline.expectedInclination = value.inclination
+        fitter.expectedFieldStrength = value.fieldStrength
+        fitter.expectedInclination = value.inclination
+    }
+
+    /// Applies the motion permission.
+    mutating func permit(motion: SensorPermission, at moment: Moment, into out: inout [Outbound]) {
+        self.motion = motion
+        publishStatusChange(at: moment, into: &out)
+    }
+
+    /// Applies `cmd/settings`.
+    mutating func setNorth(_ reference: NorthReference, at moment: Moment, into out: inout [Outbound]) {
+        north = reference
+        publishStatusChange(at: moment, into: &out)
+    }
+
+    /// Applies `cmd/calibrate`: `start` collects afresh (the current calibration stays in use
+    /// until a better one forms), `reset` forgets the calibration.
+    mutating func calibrate(reset: Bool, at moment: Moment, into out: inout [Outbound]) {
+        if reset { fitter.reset() } else { fitter.start() }
+        pipeline.calibration = fitter.calibration
+        let message = calibrationMessage()
+        publishedCalibration = message
+        out.append(.calibration(message))
+        publishStatusChange(at: moment, into: &out)
+    }
+
+    /// Applies `cmd/bearing-lock`.
+    /// - Throws: ``InputError`` when locking without a bearing before any heading is known.
+    mutating func bearingLock(
+        _ command: BearingLockCommand, at moment: Moment, into out: inout [Outbound]
+    ) throws(InputError) {
+        switch command.action {
+        case "lock":
+            let threshold = try command.threshold.map { value throws(InputError) in
+                try FieldCheck.finite(value, "threshold", in: 0...180)
+            }
+            let bearing: Double
+            if let given = command.bearing {
+                bearing = try FieldCheck.finite(given, "bearing")
+            } else if let current = headingMessage(at: moment)?.heading {
+                bearing = current
+            } else {
+                throw InputError("no heading is known for this device yet: give a 'bearing' to lock")
+            }
+            lock.lock(at: bearing, threshold: threshold ?? BearingLock.defaultThreshold)
+        case "unlock":
+            lock.unlock()
+        default:
+            throw InputError("'action' is '\(command.action.prefix(40))'; expected lock or unlock")
+        }
+        publishLockIfChanged(force: true, into: &out)
+    }
+
+    /// Puts a retained calibration back in use after a restart.
+    /// - Returns: Whether it was used: only while the device has no calibration of its own.
+    mutating func restore(_ message: CalibrationMessage) throws(InputError) -> Bool {
+        guard message.state != .uncalibrated else { return false }
+        guard fitter.calibration == nil, fitter.state == .uncalibrated else { return false }
+        guard message.hardIron.isFinite else { throw InputError("'hardIron' must hold three finite numbers") }
+        guard message.softIron.isFinite, abs(message.softIron.determinant) > 1e-9 else {
+            throw InputError("'softIron' must be a finite, invertible 3×3 matrix")
+        }
+        let quality = try FieldCheck.finite(message.quality, "quality", in: 0...1)
+        let coverage = try FieldCheck.finite(message.coverage, "coverage", in: 0...1)
+        let strength = try (message.fieldStrength ?? message.expectedFieldStrength).map { value throws(InputError) in
+            try FieldCheck.finite(value, "fieldStrength", in: 1...1_000)
+        }
+        let calibration = Calibration(
+            hardIron: message.hardIron, softIron: message.softIron, quality: quality, coverage: coverage,
+            fitResidual: 0, fieldStrength: strength ?? 50, model: .external)
+        fitter.restore(calibration)
+        pipeline.calibration = fitter.calibration
+        publishedCalibration = message
+        return true
+    }
+
+    // MARK: Calibration and bearing-lock messages
+
+    /// The calibration message for the current state.
+    func calibrationMessage() -> CalibrationMessage {
+        let calibration = fitter.calibration
+        return CalibrationMessage(
+            state: fitter.state, quality: calibration?.quality ?? 0,
+            coverage: fitter.state == .calibrated ? (calibration?.coverage ?? 0) : fitter.coverage,
+            hardIron: calibration?.hardIron ?? .zero, softIron: calibration?.softIron ?? .identity,
+            fieldStrength: calibration?.fieldStrength, expectedFieldStrength: expectation?.fieldStrength,
+            message: fitter.message)
+    }
+
+    /// Publishes the calibration when it changed meaningfully: another state, quality or
+    /// coverage by 0.02 or 0.05, the hard iron by 0.5 µT, or the expected field strength.
+    mutating func publishCalibrationIfChanged(into out: inout [Outbound]) {
+        let message = calibrationMessage()
+        if let before = publishedCalibration {
+            let expectedChanged: Bool
+            switch (message.expectedFieldStrength, before.expectedFieldStrength) {
+            case (let now?, let then?): expectedChanged = abs(now - then) > 0.1
+            case (nil, nil): expectedChanged = false
+            default: expectedChanged = true
+            }
+            let meaningful =
+                message.state != before.state || abs(message.quality - before.quality) >= 0.02
+                || abs(message.coverage - before.coverage) >= 0.05
+                || (message.hardIron - before.hardIron).norm >= 0.5 || expectedChanged
+            guard meaningful else { return }
+        }
+        publishedCalibration = message
+        out.append(.calibration(message))
+    }
+
+    /// Publishes the bearing lock when asked to, or when the deviation moved past the dead band
+    /// or `exceeded` flipped.
+    mutating func publishLockIfChanged(force: Bool, into out: inout [Outbound]) {
+        guard force || lock.isLocked else { return }
+        let heading = publishedHeading?.heading
+        let deviation = heading.flatMap { lock.deviation(heading: $0) }
+        let message = BearingLockMessage(
+            locked: lock.isLocked, bearing: lock.bearing, deviation: deviation, threshold: lock.threshold,
+            exceeded: heading.map { lock.isExceeded(heading: $0) } ?? false)
+        if !force, let before = publishedLock {
+            let moved: Bool
+            switch (deviation, before.deviation) {
+            case (let now?, let then?): moved = abs(now - then) > configuration.deadBand
+            case (nil, nil): moved = false
+            default: moved = true
+            }
+            guard moved || message.exceeded != before.exceeded || message.locked != before.locked else { return }
+        }
+        publishedLock = message
+        out.append(.bearingLock(message))
+    }
+}

@@ -1,0 +1,186 @@
+import CompassKit
+import Foundation
+import GeoMagnetism
+import ServiceRuntime
+
+/// One device's compass state: filters, calibration, settings, and what was last published.
+///
+/// A plain value owned by ``CompassEngine``, so a device's messages are applied one at a time in
+/// arrival order. Each method appends the messages to publish to an ``Outbound`` list instead of
+/// publishing, which keeps it free of I/O and testable without a bus.
+struct DeviceCompass {
+    /// A message to publish for this device.
+    enum Outbound: Sendable, Hashable {
+        case heading(HeadingMessage)
+        case calibration(CalibrationMessage)
+        case bearingLock(BearingLockMessage)
+    }
+
+    /// When something happens: the date for timestamps and the service's monotonic clock in
+    /// seconds for staleness.
+    struct Moment: Sendable {
+        var date: Date
+        var wall: Double
+    }
+
+    let configuration: CompassConfiguration
+    var pipeline: HeadingPipeline
+    var fitter = CalibrationFitter()
+    var limiter: HeadingRateLimiter
+    var lock = BearingLock()
+    var north = NorthReference.true
+    var motion: SensorPermission?
+    var environment: MagneticEnvironment?
+    var expectation: MagneticEnvironment.Expectation?
+    var latest: HeadingPipeline.Output?
+    var latestDate: Date?
+    var lastSampleTime: Double?
+    var lastSampleWall: Double?
+    var isStale = false
+    var publishedHeading: HeadingMessage?
+    var publishedCalibration: CalibrationMessage?
+    var publishedLock: BearingLockMessage?
+
+    init(configuration: CompassConfiguration) {
+        self.configuration = configuration
+        var tuning = HeadingPipeline.Configuration()
+        tuning.smoothing = configuration.smoothing
+        pipeline = HeadingPipeline(configuration: tuning)
+        limiter = HeadingRateLimiter(interval: configuration.publishInterval)
+    }
+
+    // MARK: Samples
+
+    /// Applies one IMU sample.
+    /// - Throws: ``InputError`` for a sample older than the previous one or one with no usable
+    ///   geometry (the field parallel to gravity); the state is then unchanged.
+    mutating func sample(_ input: IMUInput, date: Date, at moment: Moment, into out: inout [Outbound]) throws(InputError) {
+        let time = date.timeIntervalSince1970
+        if let last = lastSampleTime, time < last {
+            throw InputError("the sample's timestamp is earlier than the device's previous sample")
+        }
+        if environment != nil { refreshExpectation(at: date) }
+        let kept = fitter.add(input.mag, at: time, gravity: input.accel)
+        let calibrationChanged = fitter.calibration != pipeline.calibration
+        if calibrationChanged { pipeline.calibration = fitter.calibration }
+        guard let output = pipeline.process(timestamp: time, accel: input.accel, mag: input.mag, gyro: input.gyro)
+        else {
+            throw InputError("no heading from this sample: the magnetic field is parallel to gravity")
+        }
+        latest = output
+        latestDate = date
+        lastSampleTime = time
+        lastSampleWall = moment.wall
+        isStale = false
+        if kept == .kept || calibrationChanged || fitter.state != publishedCalibration?.state {
+            publishCalibrationIfChanged(into: &out)
+        }
+        let message = headingMessage(at: moment)
+        switch limiter.offer(at: time, changed: isSignificant(message)) {
+        case .publish: emit(message, into: &out)
+        case .hold, .idle: break
+        }
+    }
+
+    /// The timer: marks the device stale after `staleAfter` seconds without a sample, and
+    /// publishes a held heading when its window ends.
+    mutating func tick(at moment: Moment, into out: inout [Outbound]) {
+        guard let lastWall = lastSampleWall, let lastTime = lastSampleTime else { return }
+        if !isStale, moment.wall - lastWall >= configuration.staleAfter {
+            isStale = true
+            limiter.cancel()
+            publishStatusChange(at: moment, into: &out)
+            return
+        }
+        guard !isStale, limiter.isHolding else { return }
+        if limiter.expire(at: lastTime + (moment.wall - lastWall)) {
+            emit(headingMessage(at: moment), into: &out)
+        }
+    }
+
+    /// The device's sample time now, estimated from its last sample and the wall clock.
+    func estimatedSampleTime(at moment: Moment) -> Double? {
+        guard let lastTime = lastSampleTime, let lastWall = lastSampleWall else { return nil }
+        return lastTime + max(0, moment.wall - lastWall)
+    }
+
+    // MARK: Heading
+
+    /// The status from the permissions and the age of the last sample.
+    var status: HeadingStatus {
+        switch motion {
+        case .denied?, .restricted?: return .noPermission
+        case .unavailable?: return .noSensor
+        case .authorized?, .notDetermined?, nil: return isStale || lastSampleTime == nil ? .stale : .ok
+        }
+    }
+
+    /// The heading message for the current state, or nil when there is nothing to say yet (no
+    /// sample, no permission problem, nothing published before).
+    ///
+    /// Without any sample the status is `stale` once a permission problem has been cleared: the
+    /// retained message must not keep saying `noPermission`, and no sample has come.
+    func headingMessage(at moment: Moment) -> HeadingMessage? {
+        let status = status
+        guard latest != nil || publishedHeading != nil || status == .noPermission || status == .noSensor
+        else { return nil }
+        let reference: NorthReference = expectation == nil ? .magnetic : north
+        let declination = expectation?.declination
+        let magnetic = latest?.magneticHeading
+        let trueHeading = magnetic.flatMap { value in declination.map { Angle.trueHeading(magnetic: value, declination: $0) } }
+        let heading = reference == .true ? trueHeading : magnetic
+        let date = status == .ok ? (latestDate ?? moment.date) : moment.date
+        return HeadingMessage(
+            timestamp: Timestamp.format(date), status: status, heading: heading, north: reference,
+            magneticHeading: magnetic, trueHeading: trueHeading, declination: declination,
+            cardinal: heading.map { Cardinal(heading: $0) }, accuracy: latest.map { adjustedAccuracy($0.accuracy) },
+            pitch: latest?.pitch, roll: latest?.roll, calibration: fitter.state,
+            interference: latest?.interference ?? false, fieldStrength: latest?.smoothedFieldStrength)
+    }
+
+    /// Widens the accuracy in the WMM's caution and blackout zones, where the horizontal field
+    /// is weak: heading error grows as 1/H, and in the blackout zone it is at least 30°.
+    func adjustedAccuracy(_ accuracy: Double) -> Double {
+        guard let expectation else { return accuracy }
+        let weakness = FieldReliability.cautionThreshold / max(expectation.horizontalIntensity, 1)
+        switch expectation.reliability {
+        case .normal: return accuracy
+        case .caution: return min(180, accuracy * max(1, weakness))
+        case .blackout: return min(180, max(30, accuracy * weakness))
+        }
+    }
+
+    /// Whether a message differs from the last published one enough to publish it.
+    func isSignificant(_ message: HeadingMessage?) -> Bool {
+        guard let message else { return false }
+        guard let published = publishedHeading else { return true }
+        if message.status != published.status || message.north != published.north
+            || message.calibration != published.calibration || message.interference != published.interference
+            || (message.declination == nil) != (published.declination == nil)
+        {
+            return true
+        }
+        switch (message.heading, published.heading) {
+        case (let now?, let before?): return abs(Angle.difference(from: before, to: now)) > configuration.deadBand
+        case (nil, nil): return false
+        default: return true
+        }
+    }
+
+    /// Publishes a heading and updates the bearing lock from it.
+    mutating func emit(_ message: HeadingMessage?, into out: inout [Outbound]) {
+        guard let message else { return }
+        publishedHeading = message
+        out.append(.heading(message))
+        publishLockIfChanged(force: false, into: &out)
+    }
+
+    /// Publishes at once a change that does not come from a sample (status, settings, location),
+    /// and starts a rate window so the next samples respect the limit.
+    mutating func publishStatusChange(at moment: Moment, into out: inout [Outbound]) {
+        let message = headingMessage(at: moment)
+        guard isSignificant(message) else { return }
+        if let time = estimatedSampleTime(at: moment) { limiter.recordPublication(at: time) }
+        emit(message, into: &out)
+    }
+}

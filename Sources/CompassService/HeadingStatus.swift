@@ -1,0 +1,19 @@
+/// The contract's heading `status`: whether the numbers can be trusted now.
+public enum HeadingStatus: String, Sendable, Hashable, Codable {
+    /// Fresh samples are arriving.
+    case ok
+    /// No IMU sample for `--stale-after` seconds: the heading is the last known one.
+    case stale
+    /// Motion access is denied or restricted on the device.
+    case noPermission
+    /// The device has no motion sensor.
+    case noSensor
+}
+
+/// The reference of the published heading (the contract's `north` and the `cmd/settings` value).
+public enum NorthReference: String, Sendable, Hashable, Codable {
+    /// True (geographic) north: magnetic heading plus declination.
+    case `true`
+    /// Magnetic north, as the sensor sees it.
+    case magnetic
+}

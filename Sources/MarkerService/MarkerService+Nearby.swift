@@ -1,0 +1,63 @@
+import Bus
+import Foundation
+import Logging
+import MarkerKit
+import ServiceRuntime
+
+/// The fields of `{device}/location` the marker service reads.
+struct LocationFix: Decodable {
+    var latitude: Double
+    var longitude: Double
+    var timestamp: String?
+}
+
+extension MarkerService {
+    /// Records a device's location and publishes its `nearby` list when it is due.
+    func handleLocation(_ message: BusMessage, device: String) async {
+        let fix: LocationFix
+        let date: Date
+        do throws(InputError) {
+            try DeviceID.validate(device)
+            fix = try PayloadDecoder().decode(LocationFix.self, from: message.payload)
+            _ = try FieldCheck.finite(fix.latitude, "latitude", in: -90...90)
+            _ = try FieldCheck.finite(fix.longitude, "longitude", in: -180...180)
+            if let text = fix.timestamp {
+                guard let parsed = Timestamp.parse(text) else {
+                    throw InputError("'timestamp' is not an ISO 8601 timestamp: '\(text.prefix(40))'")
+                }
+                date = parsed
+            } else {
+                date = Date()
+            }
+        } catch {
+            await context.errors.reject(message, reason: error.message)
+            return
+        }
+        guard let index = await store.nearbyDue(device: device, latitude: fix.latitude, longitude: fix.longitude) else {
+            return
+        }
+        await publishNearby(device: device, latitude: fix.latitude, longitude: fix.longitude, date: date, index: index)
+    }
+
+    /// Publishes fresh lists for every known device after the markers changed.
+    func republishNearby() async {
+        guard let (index, devices) = await store.staleNearby() else { return }
+        let now = Date()
+        for device in devices {
+            await publishNearby(device: device.device, latitude: device.latitude, longitude: device.longitude, date: now, index: index)
+        }
+    }
+
+    private func publishNearby(device: String, latitude: Double, longitude: Double, date: Date, index: MarkerIndex) async {
+        guard index.count > 0,
+            let results = try? index.nearest(latitude: latitude, longitude: longitude, count: min(configuration.nearbyCount, MarkerIndex.countRange.upperBound))
+        else { return }
+        let payload = NearbyPayload(timestamp: Timestamp.format(date), nearest: results.map(NeighbourPayload.init))
+        do {
+            try await bus.publish(BusMessage(
+                topic: topics.device(device, .nearby), payload: try Self.encoder.encode(payload), qos: .atMostOnce))
+        } catch {
+            logger.warning("could not publish a nearby list", metadata: ["error": "\(error)", "device": "\(device)"])
+        }
+    }
+}

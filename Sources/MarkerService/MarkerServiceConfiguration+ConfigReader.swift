@@ -1,0 +1,54 @@
+public import Configuration
+
+extension MarkerServiceConfiguration {
+    /// Reads the configuration, falling back to the defaults of ``init(source:cacheDirectory:connectTimeout:readTimeout:fetchDeadline:maxBodyBytes:maxRedirects:refreshInterval:retryBase:retryMax:collectionLimit:nearbyMinimumMove:nearbyCount:)``.
+    ///
+    /// Keys (durations in seconds, as numbers): `source`, `cache.dir` (an empty string disables the
+    /// cache), `connect.timeout`, `read.timeout`, `fetch.deadline`, `max.body` (bytes),
+    /// `max.redirects`, `refresh.interval`, `retry.base`, `retry.max`, `collection.limit`,
+    /// `nearby.distance` (metres), `nearby.count`. As environment variables: `SOURCE`,
+    /// `CACHE_DIR`, `CONNECT_TIMEOUT`, and so on.
+    /// - Parameter config: The service's configuration reader.
+    /// - Throws: ``MarkerServiceError`` when a value is out of range.
+    public init(config: ConfigReader) throws(MarkerServiceError) {
+        let defaults = MarkerServiceConfiguration()
+        func seconds(_ key: String, _ fallback: Duration) throws(MarkerServiceError) -> Duration {
+            let value = config.double(forKey: ConfigKey(key)) ?? config.int(forKey: ConfigKey(key)).map(Double.init)
+            guard let value else { return fallback }
+            guard value.isFinite, value >= 0 else {
+                throw MarkerServiceError(.invalidConfiguration, "'\(key)' must be a number of seconds >= 0, got \(value)")
+            }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+        func integer(_ key: String, _ fallback: Int, minimum: Int) throws(MarkerServiceError) -> Int {
+            let value = config.int(forKey: ConfigKey(key)) ?? fallback
+            guard value >= minimum else {
+                throw MarkerServiceError(.invalidConfiguration, "'\(key)' must be at least \(minimum), got \(value)")
+            }
+            return value
+        }
+        let cache = config.string(forKey: "cache.dir", default: defaults.cacheDirectory ?? "")
+        let distance = config.double(forKey: "nearby.distance")
+            ?? config.int(forKey: "nearby.distance").map(Double.init) ?? defaults.nearbyMinimumMove
+        guard distance.isFinite, distance >= 0 else {
+            throw MarkerServiceError(.invalidConfiguration, "'nearby.distance' must be a number of metres >= 0")
+        }
+        self.init(
+            source: config.string(forKey: "source", default: defaults.source),
+            cacheDirectory: cache.isEmpty ? nil : cache,
+            connectTimeout: try seconds("connect.timeout", defaults.connectTimeout),
+            readTimeout: try seconds("read.timeout", defaults.readTimeout),
+            fetchDeadline: try seconds("fetch.deadline", defaults.fetchDeadline),
+            maxBodyBytes: try integer("max.body", defaults.maxBodyBytes, minimum: 1),
+            maxRedirects: try integer("max.redirects", defaults.maxRedirects, minimum: 0),
+            refreshInterval: try seconds("refresh.interval", defaults.refreshInterval),
+            retryBase: try seconds("retry.base", defaults.retryBase),
+            retryMax: try seconds("retry.max", defaults.retryMax),
+            collectionLimit: try integer("collection.limit", defaults.collectionLimit, minimum: 0),
+            nearbyMinimumMove: distance,
+            nearbyCount: try integer("nearby.count", defaults.nearbyCount, minimum: 1))
+        guard MarkerSource(source) != nil else {
+            throw MarkerServiceError(.invalidConfiguration, "'source' must be an http(s):// URL or a file path, got '\(source)'")
+        }
+    }
+}

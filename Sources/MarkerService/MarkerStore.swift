@@ -1,0 +1,81 @@
+import Foundation
+import MarkerKit
+
+/// The service's state: the markers in service, their status, the fetch validators, the failure
+/// count, and each device's `nearby` bookkeeping.
+///
+/// An actor so the request handler, the location handler and the refresh pipeline see one
+/// consistent state; the index itself is an immutable value swapped in whole, so a query never
+/// sees half an update.
+actor MarkerStore {
+    private(set) var index: MarkerIndex?
+    /// Increases whenever the markers in service change (not on a 304).
+    private(set) var generation = 0
+    private(set) var status: MarkerStatus
+    private(set) var validators: MarkerFetcher.Validators?
+    private(set) var consecutiveFailures = 0
+    private var nearby: NearbyTracker
+
+    init(source: String, nearbyMinimumMove: Double) {
+        status = MarkerStatus(
+            state: .loading, count: 0, rejected: 0, source: source, fromCache: false,
+            updatedAt: nil, error: nil, retryAt: nil)
+        nearby = NearbyTracker(minimumMove: nearbyMinimumMove)
+    }
+
+    /// Puts a decoded document in service.
+    func load(_ index: MarkerIndex, rejected: Int, fromCache: Bool, updatedAt: Date,
+              validators: MarkerFetcher.Validators?) -> MarkerStatus {
+        self.index = index
+        generation += 1
+        self.validators = validators
+        consecutiveFailures = 0
+        status.state = .ready
+        status.count = index.count
+        status.rejected = rejected
+        status.fromCache = fromCache
+        status.updatedAt = updatedAt
+        status.error = nil
+        status.retryAt = nil
+        return status
+    }
+
+    /// The source confirmed the document in service (HTTP 304).
+    func confirm(at date: Date) -> MarkerStatus {
+        consecutiveFailures = 0
+        status.state = index == nil ? .loading : .ready
+        status.fromCache = false
+        status.updatedAt = date
+        status.error = nil
+        status.retryAt = nil
+        return status
+    }
+
+    /// Records a failed fetch; the markers in service stay. Returns the status and the number of
+    /// consecutive failures so far.
+    func fail(_ error: MarkerServiceError) -> (status: MarkerStatus, failures: Int) {
+        consecutiveFailures += 1
+        status.state = .failed
+        status.error = MarkerStatus.ErrorInfo(code: error.codeName, message: error.message)
+        return (status, consecutiveFailures)
+    }
+
+    /// Sets when the next attempt is due after a failure.
+    func setRetry(at date: Date) -> MarkerStatus {
+        status.retryAt = date
+        return status
+    }
+
+    /// Records a device's location; the index to answer with when a `nearby` list is due.
+    func nearbyDue(device: String, latitude: Double, longitude: Double) -> MarkerIndex? {
+        let due = nearby.update(
+            device: device, latitude: latitude, longitude: longitude, generation: index == nil ? nil : generation)
+        return due ? index : nil
+    }
+
+    /// The devices whose `nearby` lists predate the markers in service.
+    func staleNearby() -> (index: MarkerIndex, devices: [(device: String, latitude: Double, longitude: Double)])? {
+        guard let index else { return nil }
+        return (index, nearby.stale(for: generation))
+    }
+}

@@ -1,0 +1,94 @@
+import Bus
+import Foundation
+import PositionKit
+import ServiceRuntime
+
+/// One device's dead reckoning: its ``PositionKit/PositionCalculator`` and the heading it knows, in an actor of
+/// its own so that devices never share state.
+///
+/// The service hands it the device's messages one at a time, in the broker's order, and publishes the states it
+/// returns. A device starts *unrestored*: a retained `position` may still restore it. It becomes *live* at its
+/// first restore, or at its first step, heading or reset message once the service's settle window has passed;
+/// from then on a retained position is ignored (the service's own state is newer).
+actor DevicePosition {
+    /// What the device's messages produced: states to publish (in order) and inputs to reject.
+    enum Outcome {
+        case publish([PositionState], timestamp: Date)
+        case reject(String)
+        case nothing
+    }
+
+    let device: String
+    private let configuration: PositionConfiguration
+    private var calculator: PositionCalculator?
+    /// The latest heading seen before the calculator exists (a retained heading arrives before or after the
+    /// retained position, in no fixed order).
+    private var knownHeading: Double?
+
+    init(device: String, configuration: PositionConfiguration) {
+        self.device = device
+        self.configuration = configuration
+    }
+
+    /// Whether the device has a calculator (restored or started).
+    var isLive: Bool { calculator != nil }
+
+    /// Restores the device from its retained position, unless it is already live.
+    func restore(from state: PositionState) -> Outcome {
+        guard calculator == nil else { return .nothing }
+        do {
+            var restored = try PositionCalculator(
+                restoring: state, currentHeading: knownHeading,
+                stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength)
+            let pending = restored.applyPendingBatches()
+            calculator = restored
+            return pending.isEmpty ? .nothing : .publish(pending, timestamp: Date())
+        } catch {
+            return .reject("the retained position cannot be restored: \(error)")
+        }
+    }
+
+    /// Takes a heading; creates the calculator only when `start` is true (after the settle window), so that a
+    /// retained heading does not pre-empt a retained position that arrives after it.
+    func heading(_ degrees: Double, timestamp: Date, start: Bool) -> Outcome {
+        guard var current = calculator ?? (start ? makeCalculator() : nil) else {
+            knownHeading = degrees
+            return .nothing
+        }
+        do {
+            let states = try current.applyHeading(degrees)
+            calculator = current
+            return states.isEmpty ? .nothing : .publish(states, timestamp: timestamp)
+        } catch {
+            return .reject("\(error)")
+        }
+    }
+
+    /// Takes a cumulative step count.
+    func steps(_ count: Int, timestamp: Date) -> Outcome {
+        guard var current = calculator ?? makeCalculator() else { return .nothing }
+        do {
+            let states = try current.applySteps(count)
+            calculator = current
+            return states.isEmpty ? .nothing : .publish(states, timestamp: timestamp)
+        } catch {
+            return .reject("\(error)")
+        }
+    }
+
+    /// Handles `cmd/reset-position`.
+    func reset(timestamp: Date) -> Outcome {
+        guard var current = calculator ?? makeCalculator() else { return .nothing }
+        let state = current.reset()
+        calculator = current
+        return .publish([state], timestamp: timestamp)
+    }
+
+    private func makeCalculator() -> PositionCalculator? {
+        guard var fresh = try? PositionCalculator(
+            stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength)
+        else { return nil }
+        if let knownHeading { _ = try? fresh.applyHeading(knownHeading) }
+        return fresh
+    }
+}

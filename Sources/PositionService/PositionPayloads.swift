@@ -1,0 +1,56 @@
+import Foundation
+import PositionKit
+
+/// `stepcompass/{device}/steps`: the cumulative count of the device's session.
+struct StepsPayload: Decodable {
+    let steps: Int
+    let timestamp: String?
+}
+
+/// `stepcompass/{device}/heading`, reduced to what the calculator needs.
+///
+/// `heading` may be null or absent when the compass has no heading to give (`status` `noSensor` or
+/// `noPermission`); such a message is not an error and changes nothing.
+struct HeadingPayload: Decodable {
+    let heading: Double?
+    let status: String?
+    let timestamp: String?
+}
+
+/// `stepcompass/{device}/cmd/reset-position`: an empty object; unknown fields are ignored.
+struct ResetPayload: Decodable {}
+
+/// `stepcompass/{device}/position` as published: the calculator's state plus a timestamp.
+///
+/// `heading` is written as an explicit `null` before the first batch, so the payload always has every field.
+struct PositionPayload: Encodable {
+    let timestamp: String
+    let state: PositionState
+
+    private enum CodingKeys: String, CodingKey {
+        case timestamp, x, y, steps, sessionSteps, distance, heading, updates
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(state.x, forKey: .x)
+        try container.encode(state.y, forKey: .y)
+        try container.encode(state.steps, forKey: .steps)
+        try container.encode(state.sessionSteps, forKey: .sessionSteps)
+        try container.encode(state.distance, forKey: .distance)
+        if let heading = state.heading {
+            try container.encode(heading, forKey: .heading)
+        } else {
+            try container.encodeNil(forKey: .heading)
+        }
+        try container.encode(state.updates, forKey: .updates)
+    }
+
+    /// The JSON bytes, keys sorted so that equal states give equal payloads.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+}

@@ -1,0 +1,185 @@
+import Bus
+import Foundation
+import Logging
+import PositionKit
+public import ServiceRuntime
+
+/// The position calculator service (`stepcompass-position`): pedestrian dead reckoning per device, over the bus.
+///
+/// It subscribes to `+/position`, `+/heading`, `+/steps` and `+/cmd/reset-position` in **one** subscription, so
+/// that a device's messages are handled in the order in which the broker delivered them, whatever their topics.
+/// Each device has its own actor (``DevicePosition``) around a ``PositionKit/PositionCalculator``; after each
+/// batch (and after a step message that changes the total but completes no batch) it publishes the state as a
+/// retained QoS 1 message on `{device}/position`.
+///
+/// ## Restoring after a restart
+///
+/// The retained `position` message *is* the persisted state. After a restart (even a SIGKILL) the service must
+/// learn it before applying the step messages that were queued for its persistent session while it was down,
+/// but the broker hands those over right after connecting, *before* any retained message. So:
+///
+/// 1. The bus holds queued messages until a subscription matches them (see `SubscriptionRouter`); they land in
+///    this service's one subscription first, followed by the retained `position` and `heading` messages
+///    (delivered with `retain == true`).
+/// 2. For a *settle window* after subscribing (``PositionConfiguration/settleWindow``, 500 ms by default) the
+///    service applies only retained messages: a retained position restores its device
+///    (``PositionKit/PositionCalculator/init(restoring:currentHeading:stepsPerUpdate:stepLength:)``, then
+///    ``PositionKit/PositionCalculator/applyPendingBatches()``), a retained heading becomes the device's current
+///    heading. Every other message is buffered, in arrival order.
+/// 3. When the window ends, the buffered messages are handled in order, so queued steps are counted once, on top
+///    of the restored total, with the latest heading. A device with no retained position starts at (0, 0).
+///
+/// A retained position that arrives later still restores a device this run has not touched yet. The service
+/// receives its own position messages back as live (non-retained) messages: those are ignored, because only a
+/// retained position is a restore. A QoS 1 step message delivered twice is a repeated count and changes nothing.
+///
+/// Bad input (invalid JSON, a missing or out-of-range field, NaN, a bad device id, an oversized payload, a
+/// retained position that cannot be restored) is reported on `stepcompass/errors/position` and dropped.
+public actor PositionService {
+    private let configuration: PositionConfiguration
+    private let context: ServiceContext
+    private let decoder = PayloadDecoder()
+    private var devices: [String: DevicePosition] = [:]
+    private var settled = false
+    private var published = 0
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - configuration: Batch size, step length and settle window.
+    ///   - context: The bus, topics, logger and error reporter.
+    /// - Throws: `PositionError.invalidConfiguration` for a batch size below 1 or a bad step length.
+    public init(configuration: PositionConfiguration, context: ServiceContext) throws {
+        _ = try PositionCalculator(stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength)
+        self.configuration = configuration
+        self.context = context
+    }
+
+    /// Subscribes, says ready, restores retained state during the settle window, then handles messages until the
+    /// task is cancelled or the bus closes.
+    public func run() async throws {
+        let topics = context.topics
+        let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition].map {
+            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
+        }
+        let subscription = try await context.bus.subscribe(to: requests)
+        try await context.ready()
+        context.logger.info("subscribed; restoring retained positions", metadata: [
+            "position.settle": "\(configuration.settleWindow)",
+            "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
+            "position.stepLength": "\(configuration.stepLength)",
+        ])
+
+        var buffered: [BusMessage] = []
+        let deadline = ContinuousClock.now.advanced(by: configuration.settleWindow)
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            guard let message = await subscription.next(before: deadline) else { continue }
+            if message.retain {
+                try await handle(message)
+            } else {
+                buffered.append(message)
+            }
+        }
+        settled = true
+        context.logger.info("settled", metadata: [
+            "position.restored": "\(devices.count)", "position.queued": "\(buffered.count)",
+        ])
+        for message in buffered {
+            try await handle(message)
+        }
+        for await message in subscription {
+            try await handle(message)
+        }
+    }
+
+    /// Handles one message of the subscription.
+    private func handle(_ message: BusMessage) async throws {
+        guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
+            await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
+            return
+        }
+        let (device, suffix) = (parsed.device, parsed.topic)
+        do {
+            try DeviceID.validate(device)
+        } catch {
+            await context.errors.reject(message, reason: error.message)
+            return
+        }
+        let tracker = tracker(for: device)
+        let outcome: DevicePosition.Outcome
+        do {
+            switch suffix {
+            case .position:
+                // Our own live echoes are not restores.
+                guard message.retain else { return }
+                let state = try decoder.decode(PositionState.self, from: message.payload)
+                outcome = await tracker.restore(from: state)
+                if case .reject = outcome {} else {
+                    context.logger.info("restored a device from its retained position", metadata: [
+                        "device": "\(device)", "position.steps": "\(state.steps)", "position.updates": "\(state.updates)",
+                    ])
+                }
+            case .heading:
+                let payload = try decoder.decode(HeadingPayload.self, from: message.payload)
+                let date = try Self.date(payload.timestamp)
+                guard let heading = payload.heading else {
+                    if payload.status == nil || payload.status == "ok" {
+                        throw InputError("the field 'heading' is missing")
+                    }
+                    return  // noSensor or noPermission: no heading to use.
+                }
+                _ = try FieldCheck.finite(heading, "heading", in: 0...360)
+                outcome = await tracker.heading(heading, timestamp: date, start: settled)
+            case .steps:
+                let payload = try decoder.decode(StepsPayload.self, from: message.payload)
+                let date = try Self.date(payload.timestamp)
+                guard payload.steps >= 0 else { throw InputError("'steps' is \(payload.steps); a count cannot be negative") }
+                outcome = await tracker.steps(payload.steps, timestamp: date)
+            case .commandResetPosition:
+                _ = try decoder.decode(ResetPayload.self, from: message.payload)
+                outcome = await tracker.reset(timestamp: Date())
+                context.logger.info("position reset", metadata: ["device": "\(device)"])
+            default:
+                return
+            }
+        } catch let error as InputError {
+            await context.errors.reject(message, reason: error.message)
+            return
+        }
+        switch outcome {
+        case .publish(let states, let date):
+            let topic = context.topics.device(device, .position)
+            let timestamp = Timestamp.format(date)
+            for state in states {
+                let payload = try PositionPayload(timestamp: timestamp, state: state).encoded()
+                try await context.bus.publish(BusMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
+                published += 1
+            }
+            if let last = states.last {
+                context.logger.debug("position", metadata: [
+                    "device": "\(device)", "position.x": "\(last.x)", "position.y": "\(last.y)",
+                    "position.steps": "\(last.steps)", "position.updates": "\(last.updates)",
+                ])
+            }
+        case .reject(let reason):
+            await context.errors.reject(message, reason: reason)
+        case .nothing:
+            break
+        }
+    }
+
+    private func tracker(for device: String) -> DevicePosition {
+        if let existing = devices[device] { return existing }
+        let created = DevicePosition(device: device, configuration: configuration)
+        devices[device] = created
+        return created
+    }
+
+    /// The input's timestamp, or now when it has none.
+    private static func date(_ text: String?) throws(InputError) -> Date {
+        guard let text else { return Date() }
+        guard let date = Timestamp.parse(text) else {
+            throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 date")
+        }
+        return date
+    }
+}

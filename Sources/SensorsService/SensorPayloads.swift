@@ -1,0 +1,93 @@
+import Bus
+import Foundation
+import ServiceRuntime
+import WalkerSimulation
+
+/// Turns simulation events into the contract's messages: topic, payload, QoS and retain.
+enum SensorPayloads {
+    private struct Steps: Encodable {
+        let steps: Int
+        let timestamp: String
+    }
+
+    private struct IMU: Encodable {
+        let timestamp: String
+        let accel: [Double]
+        let mag: [Double]
+        let gyro: [Double]
+    }
+
+    private struct Location: Encodable {
+        let timestamp: String
+        let latitude: Double
+        let longitude: Double
+        let altitude: Double
+        let horizontalAccuracy: Double
+        let verticalAccuracy: Double
+        let speed: Double
+        let course: Double
+    }
+
+    private struct Truth: Encodable {
+        let timestamp: String
+        let latitude: Double
+        let longitude: Double
+        let heading: Double
+        let x: Double
+        let y: Double
+        let steps: Int
+    }
+
+    private struct Permissions: Encodable {
+        let motion: String
+        let location: String
+    }
+
+    /// The contract's QoS and retain flag of a device topic a sensor publisher (or a replay) writes.
+    static func delivery(of topic: Topics.DeviceTopic) -> (qos: QoS, retain: Bool) {
+        switch topic {
+        case .steps, .location: (.atLeastOnce, false)
+        case .permissions, .calibration, .position, .bearingLock: (.atLeastOnce, true)
+        case .heading: (.atMostOnce, true)
+        case .imu, .simulationTruth, .nearby: (.atMostOnce, false)
+        case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition: (.atLeastOnce, false)
+        }
+    }
+
+    /// The message for one event of `device`, stamped with the simulated moment `date`.
+    static func message(for event: SimulationEvent, device: String, date: Date, topics: Topics) throws -> BusMessage {
+        let timestamp = Timestamp.format(date)
+        let suffix: Topics.DeviceTopic
+        let body: any Encodable
+        switch event {
+        case .steps(let count, _):
+            suffix = .steps
+            body = Steps(steps: count, timestamp: timestamp)
+        case .imu(_, let accel, let mag, let gyro):
+            suffix = .imu
+            body = IMU(timestamp: timestamp, accel: accel, mag: mag, gyro: gyro)
+        case .location(_, let latitude, let longitude, let altitude, let horizontal, let vertical, let speed, let course):
+            suffix = .location
+            body = Location(timestamp: timestamp, latitude: latitude, longitude: longitude, altitude: altitude,
+                            horizontalAccuracy: horizontal, verticalAccuracy: vertical, speed: speed, course: course)
+        case .truth(_, let latitude, let longitude, let heading, let x, let y, let steps):
+            suffix = .simulationTruth
+            body = Truth(timestamp: timestamp, latitude: latitude, longitude: longitude, heading: heading, x: x, y: y,
+                         steps: steps)
+        }
+        return try message(body, on: suffix, device: device, topics: topics)
+    }
+
+    /// The retained `permissions` message of a simulated phone: both sensors authorized.
+    static func permissions(device: String, topics: Topics) throws -> BusMessage {
+        try message(Permissions(motion: "authorized", location: "authorized"), on: .permissions, device: device, topics: topics)
+    }
+
+    private static func message(_ body: some Encodable, on suffix: Topics.DeviceTopic, device: String, topics: Topics) throws -> BusMessage {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let delivery = delivery(of: suffix)
+        return BusMessage(topic: topics.device(device, suffix), payload: try encoder.encode(body),
+                          qos: delivery.qos, retain: delivery.retain)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GeoMagnetism
+import Logging
+public import ServiceRuntime
+public import WalkerSimulation
+
+/// The sensor publisher (`stepcompass-sensors`): simulated walkers on the contract's device topics.
+///
+/// Each device gets a ``WalkerSimulation/WalkerSimulator`` (its own seed) with the World Magnetic Model 2025 as its
+/// field source, and publishes `permissions` (retained, both authorized) once, then `steps` (QoS 1), `imu` at the
+/// IMU rate (QoS 0), `location` at 1 Hz (QoS 1) and `simulation/truth` (QoS 0), with timestamps in simulated time.
+/// A fleet runs its walkers concurrently in a task group. Pacing uses the injected clock (a `ContinuousClock` in
+/// production), so tests can run fast.
+public struct SensorsService<C: Clock>: Sendable where C.Duration == Duration {
+    private let configuration: SensorsConfiguration
+    private let context: ServiceContext
+    private let clock: C
+    private let fieldSource: any GeomagneticFieldSource
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - configuration: The devices, the walk, the speed and the duration.
+    ///   - context: The bus, topics and logger.
+    ///   - clock: Paces the walk.
+    ///   - fieldSource: The Earth's field; `nil` loads WMM2025.
+    /// - Throws: ``SensorsError`` for a bad device id, speed or duration; `WalkerSimulationError` for a walk out of
+    ///   range; the model's error when WMM2025 cannot load.
+    public init(
+        configuration: SensorsConfiguration, context: ServiceContext, clock: C,
+        fieldSource: (any GeomagneticFieldSource)? = nil
+    ) throws {
+        guard !configuration.devices.isEmpty else { throw SensorsError(.invalidConfiguration, "no device to simulate") }
+        for device in configuration.devices {
+            do { try DeviceID.validate(device) } catch {
+                throw SensorsError(.invalidConfiguration, error.message)
+            }
+        }
+        guard configuration.speed.isFinite, configuration.speed > 0 else {
+            throw SensorsError(.invalidConfiguration, "the speed must be a finite positive factor, not \(configuration.speed)")
+        }
+        if let duration = configuration.duration, !(duration.isFinite && duration >= 0) {
+            throw SensorsError(.invalidConfiguration, "the duration must be a finite number of seconds ≥ 0, not \(duration)")
+        }
+        self.configuration = configuration
+        self.context = context
+        self.clock = clock
+        let source = try fieldSource ?? WorldMagneticModel.wmm2025()
+        // Refuse a walk the simulator cannot run now, rather than when the first walker starts.
+        _ = try WalkerSimulator(configuration: configuration.walker, fieldSource: source)
+        self.fieldSource = source
+    }
+
+    /// Says ready and publishes every walker until the duration ends or the task is cancelled.
+    public func run() async throws {
+        try await context.ready()
+        context.logger.info("simulating", metadata: [
+            "sensors.devices": "\(configuration.devices.joined(separator: ","))", "sensors.speed": "\(configuration.speed)",
+            "sensors.seed": "\(configuration.walker.seed)",
+        ])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, device) in configuration.devices.enumerated() {
+                let publisher = WalkerPublisher(
+                    device: device, walker: configuration.walker(at: index), fieldSource: fieldSource,
+                    speed: configuration.speed, duration: configuration.duration,
+                    progressInterval: configuration.progressInterval, tick: configuration.tick, clock: clock,
+                    context: context)
+                group.addTask { try await publisher.run() }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
+
+extension SensorsService where C == ContinuousClock {
+    /// Creates the service paced by the continuous clock.
+    /// - Parameters:
+    ///   - configuration: The devices, the walk, the speed and the duration.
+    ///   - context: The bus, topics and logger.
+    public init(configuration: SensorsConfiguration, context: ServiceContext) throws {
+        try self.init(configuration: configuration, context: context, clock: ContinuousClock())
+    }
+}

@@ -1,0 +1,119 @@
+import Bus
+import BusTesting
+import CompassKit
+import CompassService
+import Foundation
+import GeoMagnetism
+import InMemoryBus
+import ServiceRuntime
+import Testing
+
+@Suite("Compass headings over the in-memory bus")
+struct CompassHeadingTests {
+    static let fast = CompassConfiguration(smoothing: 0.25, maxRate: 1_000, deadBand: 0, staleAfter: 30)
+
+    @Test("a flat device pointing at true north reports the WMM declination and true heading 0")
+    func flatTrueNorth() async throws {
+        let harness = CompassTestHarness()
+        try await harness.withService(Self.fast) { harness in
+            let field = CompassTestHarness.boulderField()
+            let reading = DeviceMotion(field: field).reading(heading: 0, pitch: 0, roll: 0)
+            try await harness.locate("flat")
+            var last = CompassTestHarness.start
+            for index in 0..<10 {
+                last = CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02)
+                try await harness.sendSample("flat", at: last, accel: reading.accel, mag: reading.mag)
+            }
+            let stamp = DeviceMotion.format(last)
+            let heading = try await harness.waitForHeading("flat") { $0.timestamp == stamp }
+            let expected = try CompassTestHarness.model.field(
+                latitude: CompassTestHarness.boulder.latitude, longitude: CompassTestHarness.boulder.longitude,
+                altitude: 0, date: last)
+            #expect(heading?.status == .ok)
+            #expect(heading?.north == .true)
+            #expect(abs((heading?.declination ?? .nan) - expected.declination) < 0.01)
+            #expect(abs(Angle.difference(from: 0, to: heading?.trueHeading ?? .nan)) < 0.05)
+            #expect(abs(Angle.difference(from: 0, to: heading?.heading ?? .nan)) < 0.05)
+            #expect(abs(Angle.difference(from: -expected.declination, to: heading?.magneticHeading ?? .nan)) < 0.05)
+            #expect(heading?.cardinal == .n)
+            #expect(abs((heading?.fieldStrength ?? 0) - expected.totalIntensity / 1_000) < 0.5)
+        }
+    }
+
+    @Test(
+        "tilted and face-down devices give the true heading within 0.5°",
+        arguments: [
+            (45.0, 60.0, 0.0), (135.0, -60.0, 0.0), (200.0, 0.0, 60.0), (300.0, 0.0, -60.0), (20.0, 45.0, -45.0),
+            (90.0, 0.0, 180.0), (250.0, 30.0, 180.0), (10.0, -40.0, 170.0), (359.0, 60.0, 60.0),
+        ])
+    func tilted(heading: Double, pitch: Double, roll: Double) async throws {
+        let harness = CompassTestHarness()
+        try await harness.withService(Self.fast) { harness in
+            let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(
+                heading: heading, pitch: pitch, roll: roll)
+            try await harness.locate("tilt")
+            var last = CompassTestHarness.start
+            for index in 0..<5 {
+                last = CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02)
+                try await harness.sendSample("tilt", at: last, accel: reading.accel, mag: reading.mag)
+            }
+            let stamp = DeviceMotion.format(last)
+            let message = try await harness.waitForHeading("tilt") { $0.timestamp == stamp }
+            let result = try #require(message)
+            #expect(abs(Angle.difference(from: heading, to: result.trueHeading ?? .nan)) < 0.5)
+            #expect(abs((result.pitch ?? .nan) - pitch) < 0.5)
+            #expect(abs(Angle.difference(from: roll, to: result.roll ?? .nan)) < 0.5)
+        }
+    }
+
+    @Test("north is magnetic until a location is known, then follows the device's setting")
+    func northSetting() async throws {
+        let harness = CompassTestHarness()
+        try await harness.withService(Self.fast) { harness in
+            let field = CompassTestHarness.boulderField()
+            let reading = DeviceMotion(field: field).reading(heading: 100, pitch: 0, roll: 0)
+            try await harness.sendSample("n", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
+            let before = try await harness.waitForHeading("n") { _ in true }
+            #expect(before?.north == .magnetic)
+            #expect(before?.trueHeading == nil)
+            #expect(before?.declination == nil)
+            #expect(abs(Angle.difference(from: 100 - field.declination, to: before?.heading ?? .nan)) < 0.05)
+            let raw = try #require(harness.broker.retainedMessage(on: harness.topics.device("n", .heading)))
+            #expect(raw.text.contains("\"trueHeading\":null"))
+            #expect(raw.qos == .atMostOnce)
+
+            try await harness.locate("n")
+            let located = try await harness.waitForHeading("n") { $0.north == .true }
+            #expect(abs(Angle.difference(from: 100, to: located?.heading ?? .nan)) < 0.05)
+
+            try await harness.send("n", .commandSettings, #"{"north":"magnetic"}"#)
+            let magnetic = try await harness.waitForHeading("n") { $0.north == .magnetic }
+            #expect(magnetic?.heading == magnetic?.magneticHeading)
+            #expect(magnetic?.trueHeading != nil)
+            #expect(magnetic?.cardinal == Cardinal(heading: magnetic?.magneticHeading ?? 0))
+
+            try await harness.send("n", .commandSettings, #"{"north":"true"}"#)
+            try await harness.waitForHeading("n") { $0.north == .true && $0.heading == $0.trueHeading }
+        }
+    }
+
+    @Test("motion denied or restricted is noPermission, unavailable is noSensor")
+    func permissions() async throws {
+        let harness = CompassTestHarness()
+        try await harness.withService(Self.fast) { harness in
+            try await harness.send("p", .permissions, #"{"motion":"denied","location":"authorized"}"#, retain: true)
+            let denied = try await harness.waitForHeading("p") { $0.status == .noPermission }
+            #expect(denied?.heading == nil)
+            try await harness.send("p", .permissions, #"{"motion":"unavailable","location":"authorized"}"#)
+            try await harness.waitForHeading("p") { $0.status == .noSensor }
+            try await harness.send("p", .permissions, #"{"motion":"restricted","location":"denied"}"#)
+            try await harness.waitForHeading("p") { $0.status == .noPermission }
+            try await harness.send("p", .permissions, #"{"motion":"authorized","location":"authorized"}"#)
+            // No sample has come: the retained message must stop saying noPermission.
+            try await harness.waitForHeading("p") { $0.status == .stale }
+            let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 10, pitch: 0, roll: 0)
+            try await harness.sendSample("p", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
+            try await harness.waitForHeading("p") { $0.status == .ok && $0.heading != nil }
+        }
+    }
+}

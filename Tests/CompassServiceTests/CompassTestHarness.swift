@@ -1,0 +1,113 @@
+import Bus
+import BusTesting
+import CompassKit
+import CompassService
+import Foundation
+import GeoMagnetism
+import InMemoryBus
+import Logging
+import ServiceRuntime
+import Testing
+
+/// A compass service running on an in-memory broker, and a device client that talks to it.
+struct CompassTestHarness {
+    static let model: WorldMagneticModel = {
+        do { return try WorldMagneticModel.wmm2025() } catch { fatalError("WMM2025: \(error)") }
+    }()
+    /// A fixed, valid sample date (the model's validity is 2025...2030).
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
+    static let boulder = (latitude: 40.015, longitude: -105.27)
+
+    let broker: InMemoryBroker
+    let device: InMemoryBus
+    let topics = Topics()
+
+    init(broker: InMemoryBroker = InMemoryBroker()) {
+        self.broker = broker
+        device = InMemoryBus(broker: broker, clientID: "device-\(UUID().uuidString)", cleanStart: true)
+        device.connect()
+    }
+
+    /// Runs a compass service for the duration of `body`.
+    func withService<T: Sendable>(
+        _ configuration: CompassConfiguration, clientID: String = "compass",
+        _ body: @Sendable (CompassTestHarness) async throws -> T
+    ) async throws -> T {
+        let bus = InMemoryBus(broker: broker, clientID: clientID)
+        bus.connect()
+        let ready = AsyncStream<Void>.makeStream()
+        let context = ServiceContext(
+            service: "compass", bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        ) { ready.continuation.yield() }
+        let service = try CompassService(configuration: configuration, context: context, model: Self.model)
+        let task = Task { try await service.run() }
+        var iterator = ready.stream.makeAsyncIterator()
+        await iterator.next()
+        do {
+            let result = try await body(self)
+            task.cancel()
+            _ = try? await task.value
+            bus.disconnect()
+            return result
+        } catch {
+            task.cancel()
+            _ = try? await task.value
+            bus.disconnect()
+            throw error
+        }
+    }
+
+    func send(_ id: String, _ topic: Topics.DeviceTopic, _ text: String, retain: Bool = false) async throws {
+        let qos: QoS = topic == .imu ? .atMostOnce : .atLeastOnce
+        try await device.publish(BusMessage(topic: topics.device(id, topic), text: text, qos: qos, retain: retain))
+    }
+
+    func sendSample(_ id: String, at date: Date, accel: Vector3, mag: Vector3) async throws {
+        try await send(id, .imu, DeviceMotion.payload(timestamp: date, accel: accel, mag: mag))
+    }
+
+    func locate(_ id: String, latitude: Double = boulder.latitude, longitude: Double = boulder.longitude) async throws {
+        try await send(id, .location, "{\"latitude\":\(latitude),\"longitude\":\(longitude)}")
+    }
+
+    func retained<T: Decodable>(_ type: T.Type, _ id: String, _ topic: Topics.DeviceTopic) -> T? {
+        guard let message = broker.retainedMessage(on: topics.device(id, topic)), !message.payload.isEmpty else {
+            return nil
+        }
+        return try? JSONDecoder().decode(T.self, from: message.payload)
+    }
+
+    func heading(_ id: String) -> HeadingMessage? { retained(HeadingMessage.self, id, .heading) }
+
+    /// Polls until `condition` holds on the device's retained heading, or fails the test.
+    @discardableResult
+    func waitForHeading(
+        _ id: String, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (HeadingMessage) -> Bool
+    ) async throws -> HeadingMessage? {
+        try await waitFor(timeout: timeout, sourceLocation: sourceLocation) { heading(id).flatMap { condition($0) ? $0 : nil } }
+    }
+
+    /// Polls every 5 ms until `probe` gives a value, or records a failure after `timeout` seconds.
+    func waitFor<T>(
+        timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation, _ probe: () -> T?
+    ) async throws -> T? {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if let value = probe() { return value }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let value = probe()
+        if value == nil { Issue.record("timed out after \(timeout) s", sourceLocation: sourceLocation) }
+        return value
+    }
+
+    /// The WMM field at Boulder on the test date.
+    static func boulderField(at date: Date = start) -> MagneticField {
+        do {
+            return try model.field(latitude: boulder.latitude, longitude: boulder.longitude, altitude: 0, date: date)
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Bus
+import BusTesting
+import CompassKit
+import CompassService
+import Foundation
+import GeoMagnetism
+import InMemoryBus
+import ServiceRuntime
+import Testing
+
+@Suite("Compass rate limit, trailing publication and staleness")
+struct CompassTimingTests {
+    @Test("at most max-rate headings per second of sample time; the held change goes out when its window ends")
+    func rateLimitAndTrailingPublish() async throws {
+        let harness = CompassTestHarness()
+        let configuration = CompassConfiguration(smoothing: 0, maxRate: 5, deadBand: 0, staleAfter: 30)
+        try await harness.withService(configuration) { harness in
+            let watcher = try await harness.device.subscribe(
+                to: try TopicFilter(harness.topics.device("rate", .heading)), qos: .atMostOnce)
+            let motion = DeviceMotion(field: CompassTestHarness.boulderField())
+            // 1 s of samples at 50 Hz, turning 30°/s: far more changes than the limit lets through.
+            var lastHeading = 0.0
+            for index in 0..<50 {
+                lastHeading = 10 + Double(index) * 0.6
+                let reading = motion.reading(heading: lastHeading, pitch: 0, roll: 0)
+                try await harness.sendSample(
+                    "rate", at: CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02),
+                    accel: reading.accel, mag: reading.mag)
+            }
+            // No further sample: the timer must publish the held last change.
+            let final = lastHeading
+            let trailing = try await harness.waitForHeading("rate", timeout: 3) {
+                abs(Angle.difference(from: final, to: $0.heading ?? .nan)) < 0.05
+            }
+            #expect(trailing != nil)
+            let messages = await watcher.collect(100, timeout: .milliseconds(300))
+            let times = messages.compactMap { message -> Double? in
+                guard let heading = try? JSONDecoder().decode(HeadingMessage.self, from: message.payload) else { return nil }
+                return Timestamp.parse(heading.timestamp)?.timeIntervalSince(CompassTestHarness.start)
+            }
+            // 0.98 s of samples at 5 per second: windows start at 0, 0.2, ..., 0.8, plus the trailing one.
+            #expect(times.count >= 5)
+            #expect(times.count <= 6)
+            for (earlier, later) in zip(times, times.dropFirst()) {
+                #expect(later - earlier >= 0.2 - 0.021)
+            }
+        }
+    }
+
+    @Test("changes inside the dead band publish nothing")
+    func deadBand() async throws {
+        let harness = CompassTestHarness()
+        let configuration = CompassConfiguration(smoothing: 0, maxRate: 1_000, deadBand: 0.5, staleAfter: 30)
+        try await harness.withService(configuration) { harness in
+            let watcher = try await harness.device.subscribe(
+                to: try TopicFilter(harness.topics.device("band", .heading)), qos: .atMostOnce)
+            let motion = DeviceMotion(field: CompassTestHarness.boulderField())
+            for index in 0..<20 {
+                let reading = motion.reading(heading: 50 + (index.isMultiple(of: 2) ? 0.2 : -0.2), pitch: 0, roll: 0)
+                try await harness.sendSample(
+                    "band", at: CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02),
+                    accel: reading.accel, mag: reading.mag)
+            }
+            let turned = motion.reading(heading: 52, pitch: 0, roll: 0)
+            try await harness.sendSample(
+                "band", at: CompassTestHarness.start.addingTimeInterval(0.5), accel: turned.accel, mag: turned.mag)
+            let messages = await watcher.collect(2, timeout: .seconds(2))
+            #expect(messages.count == 2)
+            let more = await watcher.collect(1, timeout: .milliseconds(200))
+            #expect(more.isEmpty)
+        }
+    }
+
+    @Test("no sample for stale-after seconds publishes stale; a new sample is ok again")
+    func stale() async throws {
+        let harness = CompassTestHarness()
+        let configuration = CompassConfiguration(smoothing: 0.1, maxRate: 1_000, deadBand: 0.5, staleAfter: 0.3)
+        try await harness.withService(configuration) { harness in
+            let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 70, pitch: 0, roll: 0)
+            try await harness.sendSample("old", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
+            let fresh = try await harness.waitForHeading("old") { $0.status == .ok }
+            #expect(fresh != nil)
+            let began = ContinuousClock.now
+            let stale = try await harness.waitForHeading("old", timeout: 3) { $0.status == .stale }
+            #expect(ContinuousClock.now - began >= .milliseconds(250))
+            // The last values stay, marked stale.
+            #expect(stale?.magneticHeading == fresh?.magneticHeading)
+            try await harness.sendSample(
+                "old", at: CompassTestHarness.start.addingTimeInterval(1), accel: reading.accel, mag: reading.mag)
+            try await harness.waitForHeading("old") { $0.status == .ok }
+        }
+    }
+}

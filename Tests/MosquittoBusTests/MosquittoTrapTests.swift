@@ -1,0 +1,177 @@
+import Bus
+import BusTesting
+import CMosquitto
+import Foundation
+import Logging
+@testable import MosquittoBus
+import Testing
+
+/// The libmosquitto traps the wrapper exists to avoid, each shown against a real broker.
+@Suite("libmosquitto traps", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
+struct MosquittoTrapTests {
+    static func client(_ port: Int, _ id: String, maxInflight: Int = 1_000, tcpNoDelay: Bool = true, cleanStart: Bool = true)
+        async throws -> MosquittoBus
+    {
+        let configuration = MosquittoConfiguration(
+            host: "127.0.0.1", port: port, clientID: id, cleanStart: cleanStart, maxInflight: maxInflight,
+            tcpNoDelay: tcpNoDelay, reconnectDelay: .milliseconds(50), reconnectDelayMax: .milliseconds(200))
+        let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.\(id)"))
+        try await bus.connect(timeout: .seconds(10))
+        return bus
+    }
+
+    @Test("mosquitto_lib_init runs once however many clients start at once")
+    func libraryInitialisedOnce() async throws {
+        try await withBroker { broker in
+            let clients = try await withThrowingTaskGroup(of: MosquittoBus.self) { group in
+                for index in 0..<16 { group.addTask { try await Self.client(broker.port, "init-\(index)") } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(clients.count == 16)
+            #expect(MosquittoLibrary.initializationCount == 1)
+            for client in clients { await client.disconnect() }
+        }
+    }
+
+    @Test("received payloads are copied before libmosquitto frees them")
+    func payloadsAreCopies() async throws {
+        try await withBroker { broker in
+            let client = try await Self.client(broker.port, "copy")
+            let subscription = try await client.subscribe(to: "copy/#")
+            let expected = (0..<3_000).map { index in
+                Data((0..<(index % 700 + 1)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
+            }
+            for (index, payload) in expected.enumerated() {
+                try await client.publish(BusMessage(topic: "copy/\(index % 7)", payload: payload, qos: .atMostOnce))
+            }
+            let received = await subscription.collect(expected.count, timeout: .seconds(20))
+            #expect(received.count == expected.count)
+            // Compared only after every message has arrived: a payload that still pointed into
+            // libmosquitto's freed buffers would have been overwritten by then.
+            #expect(received.map(\.payload) == expected)
+            await client.disconnect()
+        }
+    }
+
+    @Test("more than 65,535 QoS 1 publishes: back-pressure keeps packet ids unique and loses nothing")
+    func packetIDsDoNotWrap() async throws {
+        try await withBroker(configuration: ProjectBrokerConfiguration.tuning) { broker in
+            let subscriber = try await Self.client(broker.port, "wrap-sub")
+            let subscription = try await subscriber.subscribe(to: "wrap/t", qos: .atLeastOnce)
+            let publisher = try await Self.client(broker.port, "wrap-pub", maxInflight: 500)
+            let count = 70_000
+            let receiving = Task { await subscription.collect(count, timeout: .seconds(120)) }
+            for index in 0..<count {
+                try await publisher.publish(BusMessage(topic: "wrap/t", text: "\(index)", qos: .atLeastOnce))
+            }
+            try await publisher.flush()
+            let received = await receiving.value
+            #expect(received.count == count)
+            #expect(received.map(\.text) == (0..<count).map(String.init))
+            #expect(publisher.peakInflight <= 500)
+            #expect(publisher.peakInflight > 1)
+            await publisher.disconnect()
+            await subscriber.disconnect()
+        }
+    }
+
+    @Test("TCP_NODELAY is set on the socket (Nagle adds 40-90 ms to QoS 1/2 round trips)", arguments: [true, false])
+    func tcpNoDelay(_ enabled: Bool) async throws {
+        try await withBroker { broker in
+            let client = try await Self.client(broker.port, "nodelay-\(enabled)", tcpNoDelay: enabled)
+            var value: Int32 = -1
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            let rc = getsockopt(client.socketDescriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length)
+            #expect(rc == 0)
+            #expect((value != 0) == enabled)
+            await client.disconnect()
+        }
+    }
+
+    @Test("the project's broker configuration keeps 5,000 QoS 1 messages for an offline session; the stock one drops")
+    func brokerQueueLimit() async throws {
+        for (configuration, keepsAll) in [(ProjectBrokerConfiguration.tuning, true), ("", false)] {
+            try await withBroker(configuration: configuration) { broker in
+                let offline = try await Self.client(broker.port, "queue-sub", cleanStart: false)
+                _ = try await offline.subscribe(to: "queue/t", qos: .atLeastOnce)
+                await offline.disconnect()
+                let publisher = try await Self.client(broker.port, "queue-pub")
+                for index in 0..<5_000 {
+                    try await publisher.publish(BusMessage(topic: "queue/t", text: "\(index)", qos: .atLeastOnce))
+                }
+                try await publisher.flush()
+                let back = try await Self.client(broker.port, "queue-sub", cleanStart: false)
+                let subscription = try await back.subscribe(to: "queue/t", qos: .atLeastOnce)
+                let received = await subscription.collect(5_000, timeout: .seconds(keepsAll ? 20 : 3))
+                if keepsAll {
+                    #expect(received.count == 5_000)
+                } else {
+                    #expect(received.count < 5_000, "mosquitto's default max_queued_messages (1000) drops the rest")
+                }
+                await back.disconnect()
+                await publisher.disconnect()
+            }
+        }
+    }
+
+    @Test("after a broker restart the client reconnects, resubscribes and republishes its birth message")
+    func reconnectAfterBrokerRestart() async throws {
+        try await withBroker(configuration: ProjectBrokerConfiguration.tuning) { broker in
+            let client = try await Self.client(broker.port, "phoenix", cleanStart: false)
+            let subscription = try await client.subscribe(to: "phoenix/in", qos: .atLeastOnce)
+            let birth = BusMessage(topic: "phoenix/status", text: "online", qos: .atLeastOnce, retain: true)
+            try await client.publish(birth)
+            client.setBirthMessage(birth)
+            try await client.flush()
+            try broker.restart()
+            let watcher = try await Self.client(broker.port, "phoenix-watcher")
+            let status = try await watcher.subscribe(to: "phoenix/status")
+            // The retained status survives the restart through persistence or comes back with the birth message.
+            #expect(await status.next(timeout: .seconds(10))?.text == "online")
+            var reconnected = false
+            for _ in 0..<100 where !reconnected {
+                reconnected = client.connectCount >= 2 && client.isConnected
+                if !reconnected { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(reconnected)
+            // Give the resubscription a moment, then publish: the old subscription must receive it.
+            var got: BusMessage?
+            for attempt in 0..<20 where got == nil {
+                try await watcher.publish(BusMessage(topic: "phoenix/in", text: "after-\(attempt)", qos: .atLeastOnce))
+                got = await subscription.next(timeout: .milliseconds(250))
+            }
+            #expect(got?.text.hasPrefix("after-") == true)
+            await watcher.disconnect()
+            await client.disconnect()
+        }
+    }
+
+    @Test("errors carry libmosquitto's message: a closed port fails with the reason")
+    func connectionRefused() async throws {
+        let port = try MosquittoBrokerProcess.freePort()
+        let configuration = MosquittoConfiguration(
+            host: "127.0.0.1", port: port, clientID: "nobody", reconnectDelay: .milliseconds(50))
+        let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.refused"))
+        await #expect {
+            try await bus.connect(timeout: .milliseconds(500))
+        } throws: { error in
+            guard let error = error as? BusError else { return false }
+            return error.code == .timeout && error.message.contains("Connection refused")
+        }
+        await bus.disconnect()
+    }
+
+    @Test("every libmosquitto error code has a message")
+    func errorMessages() {
+        let codes = (Int32(MOSQ_ERR_NOMEM.rawValue)...Int32(MOSQ_ERR_ALREADY_EXISTS.rawValue))
+        for code in codes {
+            let error = MosquittoError(code: code, function: "mosquitto_test")
+            if code != Int32(MOSQ_ERR_UNKNOWN.rawValue) {
+                #expect(!error.message.isEmpty && error.message != "Unknown error.", "code \(code)")
+            }
+            #expect(error.description.contains("mosquitto_test"))
+        }
+        #expect(MosquittoError(code: Int32(MOSQ_ERR_CONN_REFUSED.rawValue), function: "f").busError.code == .connectionFailed)
+        #expect(MosquittoError.describe(reasonCode: 135) == "Not authorized")
+    }
+}

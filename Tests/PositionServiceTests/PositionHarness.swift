@@ -1,0 +1,88 @@
+import Bus
+import BusTesting
+import Foundation
+import InMemoryBus
+import Logging
+import PositionService
+import ServiceRuntime
+
+/// A position service running on a bus, with the test's helpers to publish inputs and read positions.
+struct RunningPositionService {
+    let task: Task<Void, any Error>
+
+    /// Starts the service on `bus` and returns once it has called `ready()`.
+    static func start(
+        on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration(settleWindow: .milliseconds(50))
+    ) async throws -> RunningPositionService {
+        let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
+        let context = ServiceContext(service: "position", bus: bus, logger: Logger(label: "test.position")) {
+            readyContinuation.yield()
+        }
+        let service = try PositionService(configuration: configuration, context: context)
+        let task = Task { try await service.run() }
+        var iterator = ready.makeAsyncIterator()
+        await iterator.next()
+        return RunningPositionService(task: task)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+/// The decoded body of a `position` message.
+struct PositionMessage: Decodable, Equatable {
+    let timestamp: String
+    let x: Double
+    let y: Double
+    let steps: Int
+    let sessionSteps: Int
+    let distance: Double
+    let heading: Double?
+    let updates: Int
+
+    static func decode(_ message: BusMessage) throws -> PositionMessage {
+        try JSONDecoder().decode(PositionMessage.self, from: message.payload)
+    }
+}
+
+/// The decoded body of an error report.
+struct ErrorReportMessage: Decodable {
+    let topic: String
+    let error: String
+    let payload: String
+}
+
+extension MessageBus {
+    func publish(_ topic: String, _ json: String, qos: QoS = .atLeastOnce, retain: Bool = false) async throws {
+        try await publish(BusMessage(topic: topic, text: json, qos: qos, retain: retain))
+    }
+}
+
+/// A fresh in-memory broker with a connected service bus and probe bus.
+struct InMemoryFixture {
+    let broker = InMemoryBroker()
+    let topics = Topics()
+    let probe: InMemoryBus
+    let positionFeed: BusSubscription
+    let errors: BusSubscription
+
+    init() async throws {
+        probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        positionFeed = try await probe.subscribe(to: TopicFilter(topics.allDevices(.position)))
+        errors = try await probe.subscribe(to: TopicFilter(topics.errors("position")))
+    }
+
+    func serviceBus(clientID: String = "stepcompass-position") -> InMemoryBus {
+        let bus = InMemoryBus(broker: broker, clientID: clientID, cleanStart: false)
+        bus.connect()
+        return bus
+    }
+
+    /// Positions published so far, decoded, waiting at most `timeout` for `count` of them.
+    func positions(_ count: Int, timeout: Duration = .seconds(2)) async throws -> [PositionMessage] {
+        try await positionFeed.collect(count, timeout: timeout).map(PositionMessage.decode)
+    }
+}

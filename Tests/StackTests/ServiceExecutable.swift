@@ -1,0 +1,49 @@
+import BusTesting
+import Foundation
+
+/// A built StepCompass executable, found next to the test bundle (`.build/<config>/`).
+struct ServiceExecutable: Sendable, CustomStringConvertible {
+    let name: String
+    /// The contract's service name (`stepcompass-position` → `position`).
+    var service: String { String(name.dropFirst("stepcompass-".count)) }
+    var description: String { name }
+
+    static let services = ["stepcompass-sensors", "stepcompass-compass", "stepcompass-position", "stepcompass-markers"]
+        .map(ServiceExecutable.init(name:))
+
+    static var binaryDirectory: URL {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        while url.path != "/" && !url.lastPathComponent.hasSuffix("debug") && !url.lastPathComponent.hasSuffix("release") {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }
+
+    var path: String { Self.binaryDirectory.appendingPathComponent(name).path }
+
+    /// Extra arguments a service needs to start in a test (markers: a local file as the source).
+    var testArguments: [String] {
+        switch service {
+        case "markers":
+            let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Config/markers/sample-markers.geojson")
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("markers-cache-\(UUID().uuidString)")
+            return ["--source", sample.path, "--cache-dir", cache.path]
+        case "sensors":
+            return ["--speed", "1"]
+        default:
+            return []
+        }
+    }
+
+    /// Starts the executable against a broker, with its own topic prefix so tests do not meet.
+    func start(port: Int, prefix: String, clientID: String? = nil, arguments: [String] = []) throws -> ChildProcess {
+        try ChildProcess(
+            executable: path, arguments: testArguments + arguments,
+            environment: [
+                "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "TOPIC_PREFIX": prefix,
+                "MQTT_CLIENT_ID": clientID ?? "\(name)-\(prefix)", "LOG_LEVEL": "info",
+            ])
+    }
+}

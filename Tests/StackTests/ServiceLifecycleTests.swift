@@ -1,0 +1,73 @@
+import Bus
+import BusTesting
+import Foundation
+import Logging
+import MosquittoBus
+import Testing
+
+/// Every executable, run as a process against a real broker: help, online, clean stop, crash, broker restart.
+@Suite("Service processes", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
+struct ServiceLifecycleTests {
+    static func watcher(_ port: Int, _ id: String) async throws -> MosquittoBus {
+        let configuration = MosquittoConfiguration(
+            host: "127.0.0.1", port: port, clientID: id, cleanStart: true,
+            reconnectDelay: .milliseconds(50), reconnectDelayMax: .milliseconds(200))
+        let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.\(id)"))
+        try await bus.connect(timeout: .seconds(10))
+        return bus
+    }
+
+    /// The next status message's state, skipping repeats of `skipping`.
+    static func nextState(_ subscription: BusSubscription, timeout: Duration = .seconds(15)) async -> String? {
+        guard let message = await subscription.next(timeout: timeout),
+            let object = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any]
+        else { return nil }
+        return object["state"] as? String
+    }
+
+    @Test("--help explains the options", arguments: ServiceExecutable.services)
+    func help(_ executable: ServiceExecutable) async throws {
+        let process = try ChildProcess(executable: executable.path, arguments: ["--help"])
+        #expect(await process.waitForExit() == 0)
+        #expect(process.output.contains("--mqtt-host"))
+        #expect(process.output.contains("MQTT_HOST"))
+        #expect(process.output.contains("--topic-prefix"))
+    }
+
+    @Test("online, offline on SIGTERM with exit 0, last will on SIGKILL, back online after a broker restart",
+          arguments: ServiceExecutable.services)
+    func lifecycle(_ executable: ServiceExecutable) async throws {
+        try await withBroker { broker in
+            let prefix = "it\(UUID().uuidString.prefix(6))"
+            let watcher = try await Self.watcher(broker.port, "watch-\(prefix)")
+            let status = try await watcher.subscribe(to: try TopicFilter("\(prefix)/services/\(executable.service)/status"))
+
+            let first = try executable.start(port: broker.port, prefix: prefix)
+            #expect(await Self.nextState(status) == "online", "\(executable) did not come online: \(first.output)")
+            first.signal(SIGTERM)
+            #expect(await first.waitForExit(timeout: .seconds(15)) == 0, "\(executable) did not exit 0: \(first.output)")
+            #expect(await Self.nextState(status) == "offline")
+
+            let second = try executable.start(port: broker.port, prefix: prefix)
+            #expect(await Self.nextState(status) == "online")
+            second.signal(SIGKILL)
+            #expect(await second.waitForExit() == 128 + SIGKILL)
+            #expect(await Self.nextState(status) == "offline", "the last will says offline after SIGKILL")
+
+            let third = try executable.start(port: broker.port, prefix: prefix)
+            #expect(await Self.nextState(status) == "online")
+            try broker.restart()
+            // After the restart the watcher resubscribes and sees the retained status; the service
+            // reconnects by itself and republishes online.
+            var sawOnlineAgain = false
+            for _ in 0..<4 where !sawOnlineAgain {
+                sawOnlineAgain = await Self.nextState(status, timeout: .seconds(10)) == "online"
+            }
+            #expect(sawOnlineAgain, "\(executable) came back online after the broker restarted: \(third.output)")
+            #expect(third.isRunning)
+            third.signal(SIGTERM)
+            #expect(await third.waitForExit(timeout: .seconds(15)) == 0)
+            await watcher.disconnect()
+        }
+    }
+}

@@ -1,0 +1,83 @@
+#!/bin/sh
+# Entrypoint of the compose broker (eclipse-mosquitto:2.0.x, Alpine, BusyBox sh).
+#
+# Before mosquitto starts it builds the password file and the ACL under /mosquitto/auth/ from:
+#   - STEPCOMPASS_<USER>_PASSWORD when set in the environment (compose passes them through, empty by
+#     default), otherwise
+#   - the password this script generated on an earlier start (kept in the secrets volumes), otherwise
+#   - a new random password.
+# Each service's password is written to /secrets/<service>/password, a volume that only that service's
+# container also mounts (read-only); the device and viewer passwords go to /secrets/clients/, which only
+# the broker mounts: read them with
+#   docker-compose exec broker cat /secrets/clients/viewer
+# Nothing secret is ever written to the repository or the image.
+set -eu
+
+service_users="sensors compass position markers dashboard"
+client_users="device viewer"
+# The uid of the services' non-root user (compose/Dockerfile, ARG APP_UID): it must read its password.
+app_uid="${STEPCOMPASS_APP_UID:-10001}"
+# Paths are the container's; the variables exist so that scripts/check-compose.sh can run this script
+# outside a container.
+auth_dir="${MOSQUITTO_AUTH_DIR:-/mosquitto/auth}"
+secrets_dir="${STEPCOMPASS_SECRETS_DIR:-/secrets}"
+acl_source="${MOSQUITTO_ACL_SOURCE:-/mosquitto/config/acl}"
+data_dir="${MOSQUITTO_DATA_DIR:-/mosquitto/data}"
+
+random_password() {
+    # 24 random bytes as 48 hex digits: no character that needs quoting anywhere.
+    od -An -tx1 -N24 /dev/urandom | tr -d ' \n'
+}
+
+# The password of a user: the environment wins, then the stored one, then a new one.
+password_for() {
+    user="$1"
+    file="$2"
+    variable="STEPCOMPASS_$(echo "$user" | tr 'a-z' 'A-Z')_PASSWORD"
+    eval "value=\${$variable:-}"
+    if [ -n "$value" ]; then
+        printf '%s' "$value"
+    elif [ -s "$file" ]; then
+        cat "$file"
+    else
+        random_password
+    fi
+}
+
+mkdir -p "$auth_dir" "$secrets_dir/clients"
+umask 077
+: > "$auth_dir/passwd.new"
+
+for user in $service_users; do
+    mkdir -p "$secrets_dir/$user"
+    file="$secrets_dir/$user/password"
+    password="$(password_for "$user" "$file")"
+    printf '%s' "$password" > "$file.new" && mv "$file.new" "$file"
+    chown "$app_uid:$app_uid" "$file" "$secrets_dir/$user"
+    chmod 0400 "$file"
+    chmod 0500 "$secrets_dir/$user"
+    mosquitto_passwd -b "$auth_dir/passwd.new" "$user" "$password"
+done
+for user in $client_users; do
+    file="$secrets_dir/clients/$user"
+    password="$(password_for "$user" "$file")"
+    printf '%s' "$password" > "$file.new" && mv "$file.new" "$file"
+    chmod 0400 "$file"
+    mosquitto_passwd -b "$auth_dir/passwd.new" "$user" "$password"
+done
+mv "$auth_dir/passwd.new" "$auth_dir/passwd"
+cp "$acl_source" "$auth_dir/acl"
+
+# Owned by root and readable by the mosquitto group only: mosquitto reads them as root at start and as
+# the mosquitto user on a reload (SIGHUP); 2.0.16+ warns about world-readable or non-root files.
+chown root:mosquitto "$auth_dir" "$auth_dir/passwd" "$auth_dir/acl" 2>/dev/null || true
+chmod 0750 "$auth_dir"
+chmod 0640 "$auth_dir/passwd" "$auth_dir/acl"
+
+# The image's own entrypoint would chown all of /mosquitto, including the read-only configuration mount;
+# only the database folder needs to belong to the mosquitto user.
+mkdir -p "$data_dir"
+chown -R mosquitto:mosquitto "$data_dir" 2>/dev/null || true
+
+echo "broker-entrypoint: $(echo "$service_users $client_users" | wc -w) users ready (passwords in the secrets volumes)"
+exec "$@"

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Validates the container deployment without Docker:
+#   1. compose/docker-compose.yml with docker-compose 1.29.2 (`config -q`, in a clean environment, so
+#      every ${VAR:-default} must have a default), and again with the commented dashboard block enabled;
+#   2. compose/broker-entrypoint.sh, service-entrypoint.sh and service-healthcheck.sh against a real
+#      mosquitto (skipped with a note when mosquitto is not installed): generated passwords work, are
+#      kept across restarts, an environment password wins, and a service's health check sees `online`;
+#   3. the broker's ACL and tuning (scripts/check-broker-acl.sh).
+#
+# docker-compose 1.29.2 is installed from PyPI into .build/venv-compose with --no-deps and pinned
+# dependencies: its own requirements (PyYAML < 6, jsonschema < 4, ...) do not build on Python 3.11+,
+# and `config` only imports these. Exit status 0 when everything passes.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+venv="$root/.build/venv-compose"
+compose_file="compose/docker-compose.yml"
+
+# Every package `docker-compose config` imports (each was checked to be needed), at versions that
+# install as wheels and run on Python 3.11.
+packages=(
+    docker-compose==1.29.2
+    docker==5.0.3 dockerpty==0.4.1 docopt==0.6.2 texttable==1.7.0 distro==1.9.0
+    PyYAML==6.0.2 python-dotenv==0.21.1
+    jsonschema==3.2.0 attrs==23.2.0 pyrsistent==0.20.0 six==1.16.0
+    requests==2.31.0 urllib3==1.26.20 idna==3.7 certifi==2024.8.30 charset-normalizer==3.3.2
+    websocket-client==0.59.0
+)
+
+fail() { echo "check-compose: FAILED: $*" >&2; exit 1; }
+
+if ! "$venv/bin/docker-compose" version >/dev/null 2>&1; then
+    echo "check-compose: installing docker-compose 1.29.2 into ${venv#"$root"/}"
+    python3 -m venv "$venv" || fail "python3 -m venv failed (apt-get install python3-venv)"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "${packages[@]}" \
+        || fail "pip could not install docker-compose and its dependencies from PyPI"
+fi
+
+# 1. The compose file, in a clean environment: no variable may be required.
+output="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" -f "$compose_file" config -q 2>&1)" \
+    || fail "$compose_file is invalid:"$'\n'"$output"
+[ -z "$output" ] || fail "docker-compose warned about $compose_file:"$'\n'"$output"
+
+# The same file with the dashboard block uncommented, so it cannot rot while it waits.
+work="$(mktemp -d)"
+broker_pid=""
+cleanup() {
+    [ -n "$broker_pid" ] && kill "$broker_pid" 2>/dev/null && wait "$broker_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+awk '
+    /^  # dashboard:$/ { on = 1 }
+    on && /^[^ #]/ { on = 0 }
+    on && /^  # ?/ { sub(/^  # ?/, "  ") }
+    { print }
+' "$compose_file" > "$work/with-dashboard.yml"
+grep -q '^  dashboard:$' "$work/with-dashboard.yml" || fail "could not find the commented dashboard block"
+output="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" --project-directory compose \
+    -f "$work/with-dashboard.yml" config 2>&1)" || fail "the dashboard block does not validate when enabled:"$'\n'"$output"
+grep -q '8080:8080' <<< "$output" || fail "the enabled dashboard does not publish port 8080"
+
+# Every service container gets the contract's variables and its own user.
+config="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" -f "$compose_file" config)"
+for service in sensors compass position markers; do
+    block="$(awk -v s="  $service:" '$0 == s { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
+    for variable in MQTT_HOST MQTT_PORT MQTT_USERNAME MQTT_PASSWORD MQTT_PROTOCOL MQTT_CLIENT_ID TOPIC_PREFIX LOG_LEVEL LOG_FORMAT; do
+        grep -q "^      $variable:" <<< "$block" || fail "service $service lacks $variable"
+    done
+    grep -q "^      MQTT_USERNAME: $service$" <<< "$block" || fail "service $service does not connect as user $service"
+    grep -q "condition: service_healthy" <<< "$block" || fail "service $service does not wait for a healthy broker"
+done
+echo "check-compose: $compose_file is valid for docker-compose 1.29.2 (and with the dashboard enabled)"
+
+# 2. The entrypoint scripts against a real broker.
+if ! command -v mosquitto >/dev/null || ! command -v mosquitto_sub >/dev/null || ! command -v mosquitto_passwd >/dev/null; then
+    echo "check-compose: mosquitto is not installed: entrypoint scripts and ACL not exercised"
+    exit 0
+fi
+chmod 755 "$work"
+mkdir -p "$work/config"
+cp Config/mosquitto/acl "$work/config/acl"
+run_broker_entrypoint() {
+    env STEPCOMPASS_APP_UID="$(id -u)" MOSQUITTO_AUTH_DIR="$work/auth" STEPCOMPASS_SECRETS_DIR="$work/secrets" \
+        MOSQUITTO_ACL_SOURCE="$work/config/acl" MOSQUITTO_DATA_DIR="$work/data" "$@" \
+        sh compose/broker-entrypoint.sh true >/dev/null || fail "broker-entrypoint.sh failed"
+}
+run_broker_entrypoint STEPCOMPASS_POSITION_PASSWORD=chosen-by-env
+for user in sensors compass position markers dashboard; do
+    [ -s "$work/secrets/$user/password" ] || fail "no password generated for $user"
+done
+[ "$(cat "$work/secrets/position/password")" = "chosen-by-env" ] || fail "STEPCOMPASS_POSITION_PASSWORD was not used"
+first_sensors="$(cat "$work/secrets/sensors/password")"
+[ "${#first_sensors}" -ge 32 ] || fail "the generated password is too short"
+[ "$(cat "$work/secrets/compass/password")" != "$first_sensors" ] || fail "two users got the same password"
+run_broker_entrypoint
+[ "$(cat "$work/secrets/sensors/password")" = "$first_sensors" ] || fail "a restart changed a generated password"
+[ "$(cat "$work/secrets/position/password")" = "chosen-by-env" ] || fail "a restart lost the password chosen by the environment"
+[ "$(stat -c %a "$work/secrets/sensors/password")" = 400 ] || fail "a service password file is not mode 0400"
+cmp -s Config/mosquitto/acl "$work/auth/acl" || fail "the ACL was not installed"
+
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+mkdir -p "$work/conf.d"
+cp Config/mosquitto/stepcompass.conf "$work/conf.d/"
+sed -e "s|^listener 1883$|listener $port 127.0.0.1|" -e "s|/mosquitto/auth/|$work/auth/|g" \
+    -e "s|/mosquitto/data/|$work/data/|" -e "s|/mosquitto/config/conf.d|$work/conf.d|" Config/mosquitto/secure.conf > "$work/mosquitto.conf"
+chmod -R a+rX "$work"
+mosquitto -c "$work/mosquitto.conf" > "$work/broker.out" 2>&1 &
+broker_pid=$!
+viewer="$(cat "$work/secrets/clients/viewer")"
+for _ in $(seq 1 50); do
+    mosquitto_sub -p "$port" -u viewer -P "$viewer" -t '$SYS/broker/version' -C 1 -W 1 >/dev/null 2>&1 && break
+    sleep 0.1
+done
+# The broker's compose health check command, with the generated viewer password.
+mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -t '$SYS/broker/version' -C 1 -W 3 >/dev/null \
+    || fail "the broker health check fails with the generated viewer password: $(cat "$work/broker.out")"
+
+# A service started through service-entrypoint.sh gets its password from its secret file: here the
+# "service" is mosquitto_pub publishing the retained online status, as the real service does.
+export MQTT_HOST=127.0.0.1 MQTT_PORT="$port" MQTT_USERNAME=markers MQTT_PASSWORD_FILE="$work/secrets/markers/password"
+unset MQTT_PASSWORD
+sh compose/service-entrypoint.sh sh -c 'mosquitto_pub -h "$MQTT_HOST" -p "$MQTT_PORT" -u "$MQTT_USERNAME" -P "$MQTT_PASSWORD" -q 1 -r -t stepcompass/services/markers/status -m "{\"service\":\"markers\",\"startedAt\":\"2026-11-22T10:15:30.250Z\",\"state\":\"online\",\"version\":\"0.1.0\"}"' \
+    || fail "a service could not connect with the password service-entrypoint.sh exported"
+sh compose/service-healthcheck.sh markers >/dev/null || fail "the health check does not see the online status"
+mosquitto_pub -h 127.0.0.1 -p "$port" -u markers -P "$(cat "$work/secrets/markers/password")" -q 1 -r \
+    -t stepcompass/services/markers/status -m '{"service":"markers","state":"offline","version":"0.1.0","startedAt":"2026-11-22T10:15:30.250Z"}'
+if sh compose/service-healthcheck.sh markers >/dev/null; then fail "the health check calls an offline service healthy"; fi
+if MQTT_PASSWORD=wrong sh compose/service-healthcheck.sh markers >/dev/null 2>&1; then fail "the health check passed with a wrong password"; fi
+if sh compose/service-entrypoint.sh stepcompass-no-such-binary >/dev/null 2>&1; then fail "service-entrypoint.sh ran a missing command"; fi
+echo "check-compose: broker and service entrypoints work against mosquitto $(mosquitto -h 2>/dev/null | awk 'NR==1 {print $3}')"
+
+# 3. The broker's ACL and tuning, as the compose broker loads them.
+"$root/scripts/check-broker-acl.sh" || fail "the broker configuration (Config/mosquitto) does not pass scripts/check-broker-acl.sh"
