@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),
         .target(
             name: "MarkerService",
-            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log,
+            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log, configuration,
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
@@ -119,12 +119,13 @@ let package = Package(
         .testTarget(name: "PositionKitTests", dependencies: ["PositionKit"]),
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
         .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
-        .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit"]),
-        .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation"]),
-        .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism"]),
+        .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log]),
+        .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log]),
+        .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),
         .testTarget(
             name: "MarkerServiceTests",
-            dependencies: ["MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit",
+            dependencies: ["MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit", "MosquittoBus",
+                           configuration, log,
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
@@ -134,7 +135,7 @@ let package = Package(
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(
             name: "ServiceRuntimeTests",
-            dependencies: ["ServiceRuntime", "Bus", "InMemoryBus", "BusTesting", configuration, log,
+            dependencies: ["ServiceRuntime", "Bus", "InMemoryBus", "BusTesting", "MosquittoBus", configuration, log, argumentParser,
                            .product(name: "InMemoryLogging", package: "swift-log")]
         ),
     ],

@@ -16,8 +16,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 mosquitto -c "$work/mosquitto.conf" >"$work/broker.log" 2>&1 &
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
 
-payload=$(head -c "$SIZE" /dev/zero | tr '\0' 'x')
-yes "$payload" | head -n "$COUNT" > "$work/lines"
+python3 -c "import sys; sys.stdout.write(('x' * $SIZE + '\\n') * $COUNT)" > "$work/lines"
 
 c_run() {  # qos → prints rate
     local qos="$1" topic="bench/c/$RANDOM"

@@ -84,6 +84,8 @@ compass stepcompass/d1/position 0
 compass stepcompass/errors/position 0
 position stepcompass/d1/position 1
 position stepcompass/services/position/status 1
+position stepcompass/services/position/sync 1
+sensors stepcompass/services/position/sync 0
 position stepcompass/errors/position 1
 position stepcompass/d1/heading 0
 position stepcompass/d1/cmd/reset-position 0

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The buffer between a bus's network side and one subscription's consumer.
 ///
@@ -27,7 +26,7 @@ public final class MessageChannel: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let limit: Int
 
     /// Creates a channel that holds at most `limit` unread messages.

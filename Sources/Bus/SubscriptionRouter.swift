@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Routes a client's incoming messages to its local subscriptions.
 ///
@@ -28,7 +27,7 @@ public final class SubscriptionRouter: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let streamLimit: Int
     private let pendingLimit: Int
 

@@ -1,5 +1,4 @@
 public import Bus
-import Synchronization
 
 extension BusSubscription {
     /// Collects `count` messages, or those that arrived before `timeout` passed. The subscription stays
@@ -36,5 +35,5 @@ extension BusSubscription {
 
 /// Messages gathered by a child task and read by its parent.
 private final class MessageBox: Sendable {
-    let messages = Mutex<[BusMessage]>([])
+    let messages = LockedValue<[BusMessage]>([])
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Bus
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,6 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     public let directory: URL
     private let extraConfiguration: String
     private let lock = NSLock()
-    private static let startLock = NSLock()
     private var process: ChildProcess?
 
     /// The path of the `mosquitto` executable, if it is installed.
@@ -40,27 +40,48 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         ProcessInfo.processInfo.environment["CI"] == "true" || executable != nil
     }
 
-    /// Starts a broker.
+    /// Starts a broker, blocking the calling thread until it listens. In async code use ``launch(configuration:)``.
     /// - Parameter configuration: Extra `mosquitto.conf` lines (for example the project's tuning).
-    public init(configuration: String = "") throws {
+    public convenience init(configuration: String = "") throws {
+        try self.init(configuration: configuration, startNow: true)
+    }
+
+    /// Starts a broker without blocking a thread of Swift's cooperative pool while it comes up.
+    public static func launch(configuration: String = "") async throws -> MosquittoBrokerProcess {
+        let broker = try MosquittoBrokerProcess(configuration: configuration, startNow: false)
+        try await broker.startAndWait()
+        return broker
+    }
+
+    private init(configuration: String, startNow: Bool) throws {
         guard Self.executable != nil else {
             throw StartError(description:
                 "mosquitto is not installed: run `make test` (it installs it) or `sudo apt-get install mosquitto`")
         }
-        // Port selection and start-up are serialised in the process: between freePort() releasing a
-        // port and mosquitto binding it, a parallel test could otherwise pick the same port and end up
-        // talking to another test's broker.
-        Self.startLock.lock()
-        defer { Self.startLock.unlock() }
-        self.port = try Self.freePort()
+        self.port = try Self.reservePort()
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-broker-\(UUID().uuidString)")
         self.extraConfiguration = configuration
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try start()
+        if startNow { try start() }
+    }
+
+    /// Ports handed to brokers of this process and not yet released. Between `freePort()` releasing a port
+    /// and mosquitto binding it, a parallel test could otherwise be given the same port and end up talking
+    /// to another test's broker.
+    private static let reservedPorts = LockedValue<Set<Int>>([])
+
+    private static func reservePort() throws -> Int {
+        for _ in 0..<100 {
+            let port = try freePort()
+            let reserved = reservedPorts.withLock { $0.insert(port).inserted }
+            if reserved { return port }
+        }
+        throw StartError(description: "could not find a free port")
     }
 
     deinit {
         stop()
+        _ = Self.reservedPorts.withLock { $0.remove(port) }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -108,8 +129,35 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         _ = await process.waitForExit(timeout: .seconds(5))
     }
 
-    /// Starts the broker (again) and waits until it accepts connections.
+    /// Starts the broker (again) and waits until it accepts connections, blocking the calling thread.
     public func start() throws {
+        let process = try spawn()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if try listening(process) { return }
+            usleep(20_000)
+        }
+        throw StartError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
+    }
+
+    /// Starts the broker (again) and waits until it accepts connections, without blocking a thread.
+    public func startAndWait() async throws {
+        let process = try spawn()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try listening(process) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw StartError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
+    }
+
+    /// Stops and starts the broker on the same port with the same persistence, without blocking a thread.
+    public func restartAndWait() async throws {
+        await shutdown()
+        try await startAndWait()
+    }
+
+    private func spawn() throws -> ChildProcess {
         let configuration = """
             listener \(port) 127.0.0.1
             set_tcp_nodelay true
@@ -128,17 +176,17 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
             executable: Self.executable!, arguments: ["-c", file.path],
             outputFile: directory.appendingPathComponent("mosquitto.out"))
         lock.withLock { self.process = process }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let running = process.isRunning
-            if running && Self.canConnect(port: port) { return }
-            if !running {
-                lock.withLock { self.process = nil }
-                throw StartError(description: "mosquitto exited at start: \(log) \(process.output)")
-            }
-            usleep(20_000)
+        return process
+    }
+
+    private func listening(_ process: ChildProcess) throws -> Bool {
+        let running = process.isRunning
+        if running && Self.canConnect(port: port) { return true }
+        if !running {
+            lock.withLock { self.process = nil }
+            throw StartError(description: "mosquitto exited at start: \(log) \(process.output)")
         }
-        throw StartError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
+        return false
     }
 
     /// Asks the kernel for a free TCP port on 127.0.0.1.
@@ -182,7 +230,7 @@ public func withBroker<T>(
     configuration: String = "",
     _ body: (MosquittoBrokerProcess) async throws -> T
 ) async throws -> T {
-    let broker = try MosquittoBrokerProcess(configuration: configuration)
+    let broker = try await MosquittoBrokerProcess.launch(configuration: configuration)
     do {
         let result = try await body(broker)
         await broker.shutdown()

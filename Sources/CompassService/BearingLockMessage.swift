@@ -3,16 +3,22 @@
 /// When unlocked, `bearing` and `deviation` are null and `exceeded` false; `deviation` is also
 /// null while locked before any heading is known.
 public struct BearingLockMessage: Codable, Sendable, Hashable {
+    /// Whether a bearing is locked.
     public var locked: Bool
+    /// The locked bearing in degrees.
     public var bearing: Double?
+    /// The signed smallest angle from the bearing to the heading, (-180, 180].
     public var deviation: Double?
+    /// The threshold in degrees.
     public var threshold: Double
+    /// Whether the deviation's magnitude passes the threshold.
     public var exceeded: Bool
 
     enum CodingKeys: String, CodingKey {
         case locked, bearing, deviation, threshold, exceeded
     }
 
+    /// Encodes every field, unknown ones as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(locked, forKey: .locked)

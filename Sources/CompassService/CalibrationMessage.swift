@@ -9,13 +9,21 @@ public import CompassKit
 /// `expectedFieldStrength` the World Magnetic Model's at the device's location (null until one is
 /// known).
 public struct CalibrationMessage: Codable, Sendable, Hashable {
+    /// The calibration state.
     public var state: CalibrationState
+    /// The calibration's quality, 0...1 (0 without one).
     public var quality: Double
+    /// The calibration's coverage once calibrated, else the collection's progress, 0...1.
     public var coverage: Double
+    /// The hard-iron offset in µT.
     public var hardIron: Vector3
+    /// The soft-iron matrix (rows).
     public var softIron: Matrix3
+    /// The calibration's corrected field strength in µT, if calibrated.
     public var fieldStrength: Double?
+    /// The WMM field strength in µT at the device's location, if known.
     public var expectedFieldStrength: Double?
+    /// Guidance for the user.
     public var message: String
 
     enum CodingKeys: String, CodingKey {
@@ -46,6 +54,7 @@ public struct CalibrationMessage: Codable, Sendable, Hashable {
         self.message = message
     }
 
+    /// Encodes every field, unknown ones as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(state, forKey: .state)

@@ -55,9 +55,16 @@ actor CompassEngine {
     /// The timer: stale devices and held headings whose window has ended.
     func tick() async {
         let moment = now()
+        // Collect first, publish after: a message handled while a publish is suspended may add a
+        // device, which would invalidate the dictionary's indices.
+        var due: [(device: String, messages: [DeviceCompass.Outbound])] = []
         for index in devices.indices {
-            devices.values[index].tick(at: moment, into: &outbox)
-            if !outbox.isEmpty { await publish(for: devices.keys[index]) }
+            var messages: [DeviceCompass.Outbound] = []
+            devices.values[index].tick(at: moment, into: &messages)
+            if !messages.isEmpty { due.append((devices.keys[index], messages)) }
+        }
+        for (device, messages) in due {
+            await publish(messages, for: device)
         }
     }
 
@@ -127,6 +134,10 @@ actor CompassEngine {
     private func publish(for device: String) async {
         let messages = outbox
         outbox.removeAll(keepingCapacity: true)
+        await publish(messages, for: device)
+    }
+
+    private func publish(_ messages: [DeviceCompass.Outbound], for device: String) async {
         for outbound in messages {
             do {
                 let message: BusMessage

@@ -26,5 +26,6 @@ public struct CompassServiceError: Error, Sendable, Hashable, CustomStringConver
         CompassServiceError(.magneticModelUnavailable, detail)
     }
 
+    /// The kind of failure and its detail.
     public var description: String { "\(code.rawValue): \(detail)" }
 }

@@ -45,8 +45,10 @@ public struct HeadingRateLimiter: Sendable, Hashable {
             isHolding = false
             return .idle
         }
-        // A sample older than the window start (a clock step back) opens a new window.
-        if let windowStart, time >= windowStart, time - windowStart < interval {
+        // A sample slightly older than the window start (the timer's estimate of sample time ran
+        // ahead of the device) belongs to the window; one far older is a clock step back and
+        // opens a new window.
+        if let windowStart, time - windowStart < interval, windowStart - time < max(1, 10 * interval) {
             isHolding = true
             return .hold(until: windowStart + interval)
         }

@@ -1,5 +1,4 @@
 public import Bus
-import Synchronization
 
 /// An in-process MQTT broker for unit tests: the twin of a real `mosquitto`.
 ///
@@ -29,7 +28,7 @@ public final class InMemoryBroker: Sendable {
         var published = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates an empty broker.
     public init() {}

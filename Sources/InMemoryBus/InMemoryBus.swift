@@ -1,5 +1,4 @@
 public import Bus
-import Synchronization
 
 /// A client of an ``InMemoryBroker``: the unit-test implementation of ``MessageBus``.
 ///
@@ -10,7 +9,7 @@ public final class InMemoryBus: MessageBus {
     private let broker: InMemoryBroker
     private let cleanStart: Bool
     private let will: BusMessage?
-    private let connection = Mutex<(id: Int, router: SubscriptionRouter)?>(nil)
+    private let connection = LockedValue<(id: Int, router: SubscriptionRouter)?>(nil)
 
     /// Creates a client; call ``connect()`` before use.
     /// - Parameters:

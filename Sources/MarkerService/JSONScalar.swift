@@ -18,7 +18,8 @@ enum JSONScalar: Codable, Sendable, Equatable {
         } else {
             throw DecodingError.typeMismatch(
                 JSONScalar.self,
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected a string or a number"))
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected a string or a number")
+            )
         }
     }
 

@@ -36,7 +36,8 @@ struct MarkerFetcher: Sendable {
         var client = HTTPClient.Configuration.singletonConfiguration
         client.timeout = HTTPClient.Configuration.Timeout(
             connect: TimeAmount(configuration.connectTimeout), read: TimeAmount(configuration.readTimeout))
-        client.redirectConfiguration = configuration.maxRedirects > 0
+        client.redirectConfiguration =
+            configuration.maxRedirects > 0
             ? .follow(max: configuration.maxRedirects, allowCycles: false) : .disallow
         client.connectionPool.retryConnectionEstablishment = false
         client.connectionPool.idleTimeout = .seconds(30)
@@ -73,7 +74,8 @@ struct MarkerFetcher: Sendable {
             return .notModified
         }
         guard (200..<300).contains(response.status.code) else {
-            throw MarkerServiceError(.httpStatus, "HTTP \(response.status.code) \(response.status.reasonPhrase) from \(url)")
+            throw MarkerServiceError(
+                .httpStatus, "HTTP \(response.status.code) \(response.status.reasonPhrase) from \(url)")
         }
         let limit = configuration.maxBodyBytes
         if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
@@ -107,7 +109,8 @@ struct MarkerFetcher: Sendable {
             case .readTimeout: return MarkerServiceError(.timeout, "no data from \(url) within the read timeout")
             case .deadlineExceeded: return MarkerServiceError(.timeout, "fetching \(url) took longer than the deadline")
             case .redirectCycleDetected: return MarkerServiceError(.redirectLoop, "the redirects from \(url) loop")
-            case .redirectLimitReached: return MarkerServiceError(.tooManyRedirects, "more redirects than allowed from \(url)")
+            case .redirectLimitReached:
+                return MarkerServiceError(.tooManyRedirects, "more redirects than allowed from \(url)")
             case .remoteConnectionClosed where readingBody:
                 return MarkerServiceError(.truncated, "the connection closed before the whole body of \(url) arrived")
             case .bodyLengthMismatch:
@@ -123,7 +126,8 @@ struct MarkerFetcher: Sendable {
             return MarkerServiceError(.connectionRefused, "connection to \(url) refused")
         }
         if lowered.contains("dns") || lowered.contains("resolve") || lowered.contains("host not found")
-            || lowered.contains("name or service not known") || lowered.contains("lookup") {
+            || lowered.contains("name or service not known") || lowered.contains("lookup")
+        {
             return MarkerServiceError(.dnsFailure, "cannot resolve the host of \(url): \(text)")
         }
         if lowered.contains("timeout") || lowered.contains("timed out") {

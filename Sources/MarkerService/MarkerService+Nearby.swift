@@ -44,18 +44,24 @@ extension MarkerService {
         guard let (index, devices) = await store.staleNearby() else { return }
         let now = Date()
         for device in devices {
-            await publishNearby(device: device.device, latitude: device.latitude, longitude: device.longitude, date: now, index: index)
+            await publishNearby(
+                device: device.device, latitude: device.latitude, longitude: device.longitude, date: now, index: index)
         }
     }
 
-    private func publishNearby(device: String, latitude: Double, longitude: Double, date: Date, index: MarkerIndex) async {
+    private func publishNearby(device: String, latitude: Double, longitude: Double, date: Date, index: MarkerIndex)
+        async
+    {
         guard index.count > 0,
-            let results = try? index.nearest(latitude: latitude, longitude: longitude, count: min(configuration.nearbyCount, MarkerIndex.countRange.upperBound))
+            let results = try? index.nearest(
+                latitude: latitude, longitude: longitude,
+                count: min(configuration.nearbyCount, MarkerIndex.countRange.upperBound))
         else { return }
         let payload = NearbyPayload(timestamp: Timestamp.format(date), nearest: results.map(NeighbourPayload.init))
         do {
-            try await bus.publish(BusMessage(
-                topic: topics.device(device, .nearby), payload: try Self.encoder.encode(payload), qos: .atMostOnce))
+            try await bus.publish(
+                BusMessage(
+                    topic: topics.device(device, .nearby), payload: try Self.encoder.encode(payload), qos: .atMostOnce))
         } catch {
             logger.warning("could not publish a nearby list", metadata: ["error": "\(error)", "device": "\(device)"])
         }

@@ -44,7 +44,10 @@ extension MarkerService {
         switch query {
         case .marker(_, let count), .coordinate(_, _, let count):
             guard MarkerIndex.countRange.contains(count) else {
-                return .failure(.badRequest("'count' must be in \(MarkerIndex.countRange.lowerBound)...\(MarkerIndex.countRange.upperBound)"))
+                return .failure(
+                    .badRequest(
+                        "'count' must be in \(MarkerIndex.countRange.lowerBound)...\(MarkerIndex.countRange.upperBound)"
+                    ))
             }
         }
         if case .coordinate(let latitude, let longitude, _) = query {
@@ -65,14 +68,17 @@ extension MarkerService {
                 guard let origin = index.marker(withID: id) else {
                     return .failure(NearestFailure(code: "notFound", message: "no marker with id \"\(id)\""))
                 }
-                return .success(NearestReply(
-                    origin: .init(id: origin.id, name: origin.name, latitude: origin.latitude, longitude: origin.longitude),
-                    nearest: results.map(NeighbourPayload.init), correlationId: request.correlationId))
+                return .success(
+                    NearestReply(
+                        origin: .init(
+                            id: origin.id, name: origin.name, latitude: origin.latitude, longitude: origin.longitude),
+                        nearest: results.map(NeighbourPayload.init), correlationId: request.correlationId))
             case .coordinate(let latitude, let longitude, let count):
                 let results = try index.nearest(latitude: latitude, longitude: longitude, count: count)
-                return .success(NearestReply(
-                    origin: .init(id: nil, name: nil, latitude: latitude, longitude: longitude),
-                    nearest: results.map(NeighbourPayload.init), correlationId: request.correlationId))
+                return .success(
+                    NearestReply(
+                        origin: .init(id: nil, name: nil, latitude: latitude, longitude: longitude),
+                        nearest: results.map(NeighbourPayload.init), correlationId: request.correlationId))
             }
         } catch {
             return .failure(NearestFailure(code: error.codeName, message: error.message))

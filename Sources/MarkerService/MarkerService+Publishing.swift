@@ -15,7 +15,8 @@ extension MarkerService {
     func publishStatus(_ status: MarkerStatus) async {
         do {
             let payload = try Self.encoder.encode(status)
-            try await bus.publish(BusMessage(topic: topics.markersStatus, payload: payload, qos: .atLeastOnce, retain: true))
+            try await bus.publish(
+                BusMessage(topic: topics.markersStatus, payload: payload, qos: .atLeastOnce, retain: true))
         } catch {
             logger.warning("could not publish the marker status", metadata: ["error": "\(error)"])
         }
@@ -25,13 +26,16 @@ extension MarkerService {
     func publishCollection(_ index: MarkerIndex) async {
         let encoded = MarkerCollectionEncoder(limit: configuration.collectionLimit).encode(index.markers)
         if encoded == nil {
-            logger.notice("not publishing the marker collection: above the limit", metadata: [
-                "markers.count": "\(index.count)", "markers.collectionLimit": "\(configuration.collectionLimit)",
-            ])
+            logger.notice(
+                "not publishing the marker collection: above the limit",
+                metadata: [
+                    "markers.count": "\(index.count)", "markers.collectionLimit": "\(configuration.collectionLimit)",
+                ])
         }
         do {
-            try await bus.publish(BusMessage(
-                topic: topics.markersCollection, payload: Data(encoded ?? []), qos: .atLeastOnce, retain: true))
+            try await bus.publish(
+                BusMessage(
+                    topic: topics.markersCollection, payload: Data(encoded ?? []), qos: .atLeastOnce, retain: true))
         } catch {
             logger.warning("could not publish the marker collection", metadata: ["error": "\(error)"])
         }

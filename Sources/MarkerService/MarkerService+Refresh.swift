@@ -11,16 +11,19 @@ extension MarkerService {
             let entry = await cache.load(source: url, limit: configuration.maxBodyBytes)
         else { return }
         guard let report = try? MarkerCollectionDecoder().decode(entry.body) else {
-            logger.warning("the cached markers cannot be decoded; ignoring them", metadata: ["markers.source": "\(url)"])
+            logger.warning(
+                "the cached markers cannot be decoded; ignoring them", metadata: ["markers.source": "\(url)"])
             return
         }
         let index = MarkerIndex(markers: report.accepted)
         let status = await store.load(
             index, rejected: report.rejected.count, fromCache: true, updatedAt: entry.metadata.fetchedAt,
             validators: MarkerFetcher.Validators(etag: entry.metadata.etag, lastModified: entry.metadata.lastModified))
-        logger.info("markers restored from the disk cache", metadata: [
-            "markers.count": "\(index.count)", "markers.fetchedAt": "\(Timestamp.format(entry.metadata.fetchedAt))",
-        ])
+        logger.info(
+            "markers restored from the disk cache",
+            metadata: [
+                "markers.count": "\(index.count)", "markers.fetchedAt": "\(Timestamp.format(entry.metadata.fetchedAt))",
+            ])
         await publishCollection(index)
         await publishStatus(status)
     }
@@ -59,11 +62,13 @@ extension MarkerService {
             var generator = SystemRandomNumberGenerator()
             let delay = retry.delay(afterFailures: failures, using: &generator)
             let status = await store.setRetry(at: now.addingTimeInterval(delay.seconds))
-            logger.warning("fetching the markers failed", metadata: [
-                "error.code": "\(error.codeName)", "error.message": "\(error.message)",
-                "markers.failures": "\(failures)", "markers.retryIn": "\(delay)",
-                "markers.inService": "\(status.count)",
-            ])
+            logger.warning(
+                "fetching the markers failed",
+                metadata: [
+                    "error.code": "\(error.codeName)", "error.message": "\(error.message)",
+                    "markers.failures": "\(failures)", "markers.retryIn": "\(delay)",
+                    "markers.inService": "\(status.count)",
+                ])
             await publishStatus(status)
             await scheduler.schedule(after: delay)
         }
@@ -79,10 +84,12 @@ extension MarkerService {
         }
         logger.info("markers loaded", metadata: metadata)
         for rejection in loaded.report.rejected.prefix(20) {
-            logger.debug("feature rejected", metadata: [
-                "feature.index": "\(rejection.index)", "feature.id": "\(rejection.id ?? "-")",
-                "reason": "\(rejection.reason.rawValue)", "detail": "\(rejection.message)",
-            ])
+            logger.debug(
+                "feature rejected",
+                metadata: [
+                    "feature.index": "\(rejection.index)", "feature.id": "\(rejection.id ?? "-")",
+                    "reason": "\(rejection.reason.rawValue)", "detail": "\(rejection.message)",
+                ])
         }
     }
 }

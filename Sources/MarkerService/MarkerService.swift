@@ -33,7 +33,8 @@ public struct MarkerService: Sendable {
     /// - Throws: ``MarkerServiceError/invalidConfiguration`` when the source is neither a URL nor a path.
     public init(configuration: MarkerServiceConfiguration, context: ServiceContext) throws(MarkerServiceError) {
         guard let source = MarkerSource(configuration.source) else {
-            throw MarkerServiceError(.invalidConfiguration, "the source '\(configuration.source)' is neither an http(s) URL nor a file path")
+            throw MarkerServiceError(
+                .invalidConfiguration, "the source '\(configuration.source)' is neither an http(s) URL nor a file path")
         }
         self.configuration = configuration
         self.context = context

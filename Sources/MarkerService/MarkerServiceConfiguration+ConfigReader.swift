@@ -1,7 +1,7 @@
 public import Configuration
 
 extension MarkerServiceConfiguration {
-    /// Reads the configuration, falling back to the defaults of ``init(source:cacheDirectory:connectTimeout:readTimeout:fetchDeadline:maxBodyBytes:maxRedirects:refreshInterval:retryBase:retryMax:collectionLimit:nearbyMinimumMove:nearbyCount:)``.
+    /// Reads the configuration, falling back to the defaults of ``MarkerServiceConfiguration``'s initializer.
     ///
     /// Keys (durations in seconds, as numbers): `source`, `cache.dir` (an empty string disables the
     /// cache), `connect.timeout`, `read.timeout`, `fetch.deadline`, `max.body` (bytes),
@@ -16,7 +16,8 @@ extension MarkerServiceConfiguration {
             let value = config.double(forKey: ConfigKey(key)) ?? config.int(forKey: ConfigKey(key)).map(Double.init)
             guard let value else { return fallback }
             guard value.isFinite, value >= 0 else {
-                throw MarkerServiceError(.invalidConfiguration, "'\(key)' must be a number of seconds >= 0, got \(value)")
+                throw MarkerServiceError(
+                    .invalidConfiguration, "'\(key)' must be a number of seconds >= 0, got \(value)")
             }
             return .milliseconds(Int64((value * 1000).rounded()))
         }
@@ -28,7 +29,8 @@ extension MarkerServiceConfiguration {
             return value
         }
         let cache = config.string(forKey: "cache.dir", default: defaults.cacheDirectory ?? "")
-        let distance = config.double(forKey: "nearby.distance")
+        let distance =
+            config.double(forKey: "nearby.distance")
             ?? config.int(forKey: "nearby.distance").map(Double.init) ?? defaults.nearbyMinimumMove
         guard distance.isFinite, distance >= 0 else {
             throw MarkerServiceError(.invalidConfiguration, "'nearby.distance' must be a number of metres >= 0")
@@ -48,7 +50,8 @@ extension MarkerServiceConfiguration {
             nearbyMinimumMove: distance,
             nearbyCount: try integer("nearby.count", defaults.nearbyCount, minimum: 1))
         guard MarkerSource(source) != nil else {
-            throw MarkerServiceError(.invalidConfiguration, "'source' must be an http(s):// URL or a file path, got '\(source)'")
+            throw MarkerServiceError(
+                .invalidConfiguration, "'source' must be an http(s):// URL or a file path, got '\(source)'")
         }
     }
 }

@@ -24,8 +24,10 @@ actor MarkerStore {
     }
 
     /// Puts a decoded document in service.
-    func load(_ index: MarkerIndex, rejected: Int, fromCache: Bool, updatedAt: Date,
-              validators: MarkerFetcher.Validators?) -> MarkerStatus {
+    func load(
+        _ index: MarkerIndex, rejected: Int, fromCache: Bool, updatedAt: Date,
+        validators: MarkerFetcher.Validators?
+    ) -> MarkerStatus {
         self.index = index
         generation += 1
         self.validators = validators

@@ -33,8 +33,12 @@ struct NearbyTracker: Sendable {
         defer { devices[device] = entry }
         guard let generation else { return false }
         let due: Bool
-        if let lat = entry.publishedLatitude, let lon = entry.publishedLongitude, entry.publishedGeneration == generation {
-            let metres = Haversine.distanceMiles(latitude1: lat, longitude1: lon, latitude2: latitude, longitude2: longitude) * 1609.344
+        if let lat = entry.publishedLatitude, let lon = entry.publishedLongitude,
+            entry.publishedGeneration == generation
+        {
+            let metres =
+                Haversine.distanceMiles(latitude1: lat, longitude1: lon, latitude2: latitude, longitude2: longitude)
+                * 1609.344
             due = metres > minimumMove
         } else {
             due = true

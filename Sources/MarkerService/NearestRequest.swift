@@ -24,8 +24,10 @@ struct NearestRequest: Decodable, Sendable {
             } else if let number = try? container.decode(Int64.self, forKey: .id) {
                 id = String(number)
             } else {
-                throw DecodingError.typeMismatch(String.self, DecodingError.Context(
-                    codingPath: [CodingKeys.id], debugDescription: "'id' must be a string"))
+                throw DecodingError.typeMismatch(
+                    String.self,
+                    DecodingError.Context(
+                        codingPath: [CodingKeys.id], debugDescription: "'id' must be a string"))
             }
         }
         latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)

@@ -45,7 +45,8 @@ struct RefreshPipeline: Sendable {
         _ triggers: Triggers
     ) -> some AsyncSequence<Update, Never> where Triggers.Element == RefreshTrigger, Triggers.Failure == Never {
         let fetch = self.fetch
-        return triggers
+        return
+            triggers
             .map { trigger in await fetch(trigger) }
             .map { fetched in RefreshPipeline.decode(fetched) }
             .map { decoded in RefreshPipeline.index(decoded) }
@@ -80,7 +81,8 @@ struct RefreshPipeline: Sendable {
                 let report = try MarkerCollectionDecoder().decode(body)
                 return .success(Decoded(report: report, body: body, validators: validators))
             } catch {
-                let code: MarkerServiceError.Code = error == .notAFeatureCollection ? .notAFeatureCollection : .invalidJSON
+                let code: MarkerServiceError.Code =
+                    error == .notAFeatureCollection ? .notAFeatureCollection : .invalidJSON
                 return .failure(MarkerServiceError(code, error.message))
             }
         }
@@ -94,9 +96,10 @@ struct RefreshPipeline: Sendable {
         case .success(nil):
             return .notModified
         case .success(let decoded?):
-            return .loaded(Loaded(
-                index: MarkerIndex(markers: decoded.report.accepted), report: decoded.report,
-                body: decoded.body, validators: decoded.validators))
+            return .loaded(
+                Loaded(
+                    index: MarkerIndex(markers: decoded.report.accepted), report: decoded.report,
+                    body: decoded.body, validators: decoded.validators))
         }
     }
 }

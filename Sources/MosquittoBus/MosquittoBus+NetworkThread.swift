@@ -13,6 +13,11 @@ extension MosquittoBus {
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         try MosquittoError.check(
             mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(version)), "mosquitto_int_option(protocol)")
+        // libmosquitto sends at most 20 QoS 1/2 messages at a time by default and queues the rest; let the
+        // publish window be the limit instead (the broker's receive maximum still applies on MQTT 5).
+        let inflight = Int32(min(configuration.maxInflight, 65_535))
+        try MosquittoError.check(mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, inflight), "mosquitto_int_option(SEND_MAXIMUM)")
+        try MosquittoError.check(mosquitto_int_option(handle, MOSQ_OPT_RECEIVE_MAXIMUM, inflight), "mosquitto_int_option(RECEIVE_MAXIMUM)")
         if configuration.tcpNoDelay {
             try MosquittoError.check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "mosquitto_int_option(TCP_NODELAY)")
         }

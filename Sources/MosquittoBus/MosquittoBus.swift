@@ -1,7 +1,6 @@
 public import Bus
 import CMosquitto
 public import Logging
-import Synchronization
 import struct Foundation.Data
 
 /// A ``MessageBus`` on a real MQTT broker through libmosquitto.
@@ -29,8 +28,8 @@ public final class MosquittoBus: MessageBus {
     nonisolated(unsafe) let handle: OpaquePointer
     let router: SubscriptionRouter
     let window: PublishWindow
-    let state = Mutex(ConnectionState())
-    let sendLock = Mutex(())
+    let state = LockedValue(ConnectionState())
+    let sendLock = LockedValue(())
 
     /// Creates a client; nothing is sent until ``connect(timeout:)`` or ``run()``.
     /// - Parameters:

@@ -1,5 +1,5 @@
+import Bus
 import CMosquitto
-import Synchronization
 
 /// The process-wide libmosquitto initialisation, behind a once-guard.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// created; a Swift `static let` initialiser runs once under `swift_once`, which gives exactly that
 /// without exposing a global to users.
 package enum MosquittoLibrary {
-    private static let calls = Mutex(0)
+    private static let calls = LockedValue(0)
 
     private static let initialization: Int32 = {
         calls.withLock { $0 += 1 }

@@ -1,5 +1,4 @@
 import Bus
-import Synchronization
 
 /// Caps the publishes handed to libmosquitto and not yet finished, and makes publishers wait beyond it.
 ///
@@ -28,7 +27,7 @@ final class PublishWindow: Sendable {
         var inUse: Int { reserved + outstanding.count }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     let limit: Int
 
     init(limit: Int) {

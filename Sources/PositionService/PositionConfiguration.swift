@@ -15,8 +15,8 @@ public struct PositionConfiguration: Sendable, Hashable {
     /// - Parameters:
     ///   - stepsPerUpdate: Steps per batch, at least 1.
     ///   - stepLength: Metres per step, finite and positive.
-    ///   - settleWindow: The restore window after subscribing.
-    public init(stepsPerUpdate: Int = 10, stepLength: Double = 0.75, settleWindow: Duration = .milliseconds(500)) {
+    ///   - settleWindow: The longest wait for the sync marker that ends the restore phase after subscribing.
+    public init(stepsPerUpdate: Int = 10, stepLength: Double = 0.75, settleWindow: Duration = .seconds(5)) {
         self.stepsPerUpdate = stepsPerUpdate
         self.stepLength = stepLength
         self.settleWindow = settleWindow

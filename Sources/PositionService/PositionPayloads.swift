@@ -1,10 +1,24 @@
 import Foundation
 import PositionKit
+import ServiceRuntime
 
 /// `stepcompass/{device}/steps`: the cumulative count of the device's session.
+///
+/// `steps` is decoded as a number and then checked, so that `2.5` or `-4` get a reason that names the rule.
 struct StepsPayload: Decodable {
-    let steps: Int
+    let steps: Double
     let timestamp: String?
+
+    /// The count as an integer.
+    /// - Throws: `InputError` for a negative, fractional, non-finite or too large count.
+    func count() throws(InputError) -> Int {
+        guard steps.isFinite, steps.rounded() == steps else {
+            throw InputError("'steps' is \(steps); a count must be a whole number")
+        }
+        guard steps >= 0 else { throw InputError("'steps' is \(Int(steps)); a count cannot be negative") }
+        guard steps < 9.0e15 else { throw InputError("'steps' is \(steps), too large for a step count") }
+        return Int(steps)
+    }
 }
 
 /// `stepcompass/{device}/heading`, reduced to what the calculator needs.

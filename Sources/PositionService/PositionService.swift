@@ -21,13 +21,17 @@ public import ServiceRuntime
 /// 1. The bus holds queued messages until a subscription matches them (see `SubscriptionRouter`); they land in
 ///    this service's one subscription first, followed by the retained `position` and `heading` messages
 ///    (delivered with `retain == true`).
-/// 2. For a *settle window* after subscribing (``PositionConfiguration/settleWindow``, 500 ms by default) the
-///    service applies only retained messages: a retained position restores its device
+/// 2. Right after subscribing, the service publishes a *sync marker* (a unique token, QoS 1) to its own
+///    `services/position/sync` topic, which the same subscription receives. A broker handles a client's packets
+///    in order: it sends a subscription's retained messages when it handles the SUBSCRIBE, before it handles the
+///    later PUBLISH of the marker, so once the marker comes back every retained `position` and `heading` has
+///    arrived. Until then the service applies only retained messages: a retained position restores its device
 ///    (``PositionKit/PositionCalculator/init(restoring:currentHeading:stepsPerUpdate:stepLength:)``, then
 ///    ``PositionKit/PositionCalculator/applyPendingBatches()``), a retained heading becomes the device's current
-///    heading. Every other message is buffered, in arrival order.
-/// 3. When the window ends, the buffered messages are handled in order, so queued steps are counted once, on top
-///    of the restored total, with the latest heading. A device with no retained position starts at (0, 0).
+///    heading. Every other message is buffered, in arrival order. ``PositionConfiguration/settleWindow`` bounds
+///    the wait should the marker be lost (for example when an ACL refuses it); the log says so.
+/// 3. When the marker is back, the buffered messages are handled in order, so queued steps are counted once, on
+///    top of the restored total, with the latest heading. A device with no retained position starts at (0, 0).
 ///
 /// A retained position that arrives later still restores a device this run has not touched yet. The service
 /// receives its own position messages back as live (non-retained) messages: those are ignored, because only a
@@ -41,6 +45,7 @@ public actor PositionService {
     private let decoder = PayloadDecoder()
     private var devices: [String: DevicePosition] = [:]
     private var settled = false
+    private var syncTopic = ""
     private var published = 0
 
     /// Creates the service.
@@ -58,30 +63,42 @@ public actor PositionService {
     /// task is cancelled or the bus closes.
     public func run() async throws {
         let topics = context.topics
+        let syncTopic = "\(topics.prefix)/services/\(context.service)/sync"
+        self.syncTopic = syncTopic
         let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
-        }
+        } + [SubscriptionRequest(try TopicFilter(syncTopic), qos: .atLeastOnce)]
         let subscription = try await context.bus.subscribe(to: requests)
         try await context.ready()
+        let token = UUID().uuidString
+        try await context.bus.publish(BusMessage(topic: syncTopic, text: token, qos: .atLeastOnce))
         context.logger.info("subscribed; restoring retained positions", metadata: [
-            "position.settle": "\(configuration.settleWindow)",
+            "position.sync": "\(syncTopic)",
             "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
             "position.stepLength": "\(configuration.stepLength)",
         ])
 
         var buffered: [BusMessage] = []
+        var synced = false
         let deadline = ContinuousClock.now.advanced(by: configuration.settleWindow)
-        while ContinuousClock.now < deadline, !Task.isCancelled {
+        while !synced, ContinuousClock.now < deadline, !Task.isCancelled {
             guard let message = await subscription.next(before: deadline) else { continue }
-            if message.retain {
+            if message.topic == syncTopic {
+                synced = message.text == token
+            } else if message.retain {
                 try await handle(message)
             } else {
                 buffered.append(message)
             }
         }
+        if !synced {
+            context.logger.warning("the sync marker did not come back; carrying on with the retained state received so far", metadata: [
+                "position.sync": "\(syncTopic)", "position.waited": "\(configuration.settleWindow)",
+            ])
+        }
         settled = true
         context.logger.info("settled", metadata: [
-            "position.restored": "\(devices.count)", "position.queued": "\(buffered.count)",
+            "position.devices": "\(devices.count)", "position.queued": "\(buffered.count)",
         ])
         for message in buffered {
             try await handle(message)
@@ -93,6 +110,10 @@ public actor PositionService {
 
     /// Handles one message of the subscription.
     private func handle(_ message: BusMessage) async throws {
+        // `+/position` also matches our own error topic (`errors/position`) and our own live position messages:
+        // neither is an input, and rejecting them would feed the error topic back to us.
+        if !message.retain && message.topic.hasSuffix("/position") { return }
+        if message.topic == context.topics.errors(context.service) || message.topic == syncTopic { return }
         guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
             await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
             return
@@ -109,8 +130,6 @@ public actor PositionService {
         do {
             switch suffix {
             case .position:
-                // Our own live echoes are not restores.
-                guard message.retain else { return }
                 let state = try decoder.decode(PositionState.self, from: message.payload)
                 outcome = await tracker.restore(from: state)
                 if case .reject = outcome {} else {
@@ -132,8 +151,7 @@ public actor PositionService {
             case .steps:
                 let payload = try decoder.decode(StepsPayload.self, from: message.payload)
                 let date = try Self.date(payload.timestamp)
-                guard payload.steps >= 0 else { throw InputError("'steps' is \(payload.steps); a count cannot be negative") }
-                outcome = await tracker.steps(payload.steps, timestamp: date)
+                outcome = await tracker.steps(try payload.count(), timestamp: date)
             case .commandResetPosition:
                 _ = try decoder.decode(ResetPayload.self, from: message.payload)
                 outcome = await tracker.reset(timestamp: Date())

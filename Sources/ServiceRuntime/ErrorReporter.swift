@@ -10,11 +10,13 @@ public import Logging
 public struct ErrorReporter: Sendable {
     private let bus: any MessageBus
     private let topic: String
+    private let errorRoot: String
     private let logger: Logger
 
     public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger) {
         self.bus = bus
         self.topic = topics.errors(service)
+        self.errorRoot = topics.errors("")
         self.logger = logger
     }
 
@@ -26,7 +28,15 @@ public struct ErrorReporter: Sendable {
     }
 
     /// Reports a rejected message.
+    ///
+    /// An error report is never itself reported: a filter such as `stepcompass/+/position` also matches
+    /// `stepcompass/errors/position`, and reporting the report would feed the service its own output in
+    /// a loop.
     public func reject(_ message: BusMessage, reason: String) async {
+        guard !message.topic.hasPrefix(errorRoot) else {
+            logger.debug("ignored an error report", metadata: ["mqtt.topic": "\(message.topic)"])
+            return
+        }
         logger.notice("rejected a message", metadata: ["mqtt.topic": "\(message.topic)", "reason": "\(reason)"])
         let cut = message.payload.prefix(256)
         let report = Report(

@@ -63,7 +63,8 @@ public struct ServiceRunner: Sendable {
             online: online.message(topics: topics), offline: offline.message(topics: topics))
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: application)],
+                // A service whose work is done (a replay, a walk of --duration) ends the process cleanly.
+                services: [.init(service: application, successTerminationBehavior: .gracefullyShutdownGroup)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

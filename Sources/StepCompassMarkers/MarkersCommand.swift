@@ -18,10 +18,14 @@ struct MarkersCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: RuntimeOptions
 
-    @Option(help: "Marker source: an http(s):// URL or a GeoJSON file path (env SOURCE, default the acmeaom locations.json).")
+    @Option(
+        help:
+            "Marker source: an http(s):// URL or a GeoJSON file path (env SOURCE, default the acmeaom locations.json).")
     var source: String?
 
-    @Option(name: .customLong("cache-dir"), help: "Disk cache folder; empty disables it (env CACHE_DIR, default .cache/markers).")
+    @Option(
+        name: .customLong("cache-dir"),
+        help: "Disk cache folder; empty disables it (env CACHE_DIR, default .cache/markers).")
     var cacheDirectory: String?
 
     @Option(name: .customLong("connect-timeout"), help: "Connect timeout in seconds (env CONNECT_TIMEOUT, default 10).")
@@ -30,28 +34,39 @@ struct MarkersCommand: AsyncParsableCommand {
     @Option(name: .customLong("read-timeout"), help: "Read timeout in seconds (env READ_TIMEOUT, default 30).")
     var readTimeout: Double?
 
-    @Option(name: .customLong("fetch-deadline"), help: "Deadline of one whole fetch in seconds (env FETCH_DEADLINE, default 300).")
+    @Option(
+        name: .customLong("fetch-deadline"),
+        help: "Deadline of one whole fetch in seconds (env FETCH_DEADLINE, default 300).")
     var fetchDeadline: Double?
 
     @Option(name: .customLong("max-body"), help: "Largest body in bytes (env MAX_BODY, default 67108864).")
     var maxBody: Int?
 
-    @Option(name: .customLong("max-redirects"), help: "Redirects followed; loops are refused (env MAX_REDIRECTS, default 5).")
+    @Option(
+        name: .customLong("max-redirects"),
+        help: "Redirects followed; loops are refused (env MAX_REDIRECTS, default 5).")
     var maxRedirects: Int?
 
-    @Option(name: .customLong("refresh-interval"), help: "Seconds between refreshes (env REFRESH_INTERVAL, default 900).")
+    @Option(
+        name: .customLong("refresh-interval"), help: "Seconds between refreshes (env REFRESH_INTERVAL, default 900).")
     var refreshInterval: Double?
 
-    @Option(name: .customLong("retry-base"), help: "First retry delay in seconds after a failure (env RETRY_BASE, default 1).")
+    @Option(
+        name: .customLong("retry-base"),
+        help: "First retry delay in seconds after a failure (env RETRY_BASE, default 1).")
     var retryBase: Double?
 
     @Option(name: .customLong("retry-max"), help: "Longest retry delay in seconds (env RETRY_MAX, default 300).")
     var retryMax: Double?
 
-    @Option(name: .customLong("collection-limit"), help: "Most markers published as the retained collection (env COLLECTION_LIMIT, default 10000).")
+    @Option(
+        name: .customLong("collection-limit"),
+        help: "Most markers published as the retained collection (env COLLECTION_LIMIT, default 10000).")
     var collectionLimit: Int?
 
-    @Option(name: .customLong("nearby-distance"), help: "Metres a device moves before its nearby list is republished (env NEARBY_DISTANCE, default 25).")
+    @Option(
+        name: .customLong("nearby-distance"),
+        help: "Metres a device moves before its nearby list is republished (env NEARBY_DISTANCE, default 25).")
     var nearbyDistance: Double?
 
     @Option(name: .customLong("nearby-count"), help: "Markers per nearby list, 1...50 (env NEARBY_COUNT, default 3).")
@@ -82,7 +97,8 @@ struct MarkersCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let runner = try await ServiceRunner.prepare(service: "markers", options: runtime, commandLine: commandLineValues)
+        let runner = try await ServiceRunner.prepare(
+            service: "markers", options: runtime, commandLine: commandLineValues)
         let configuration = try MarkerServiceConfiguration(config: runner.config)
         try await runner.run { context in
             let service = try MarkerService(configuration: configuration, context: context)

@@ -25,7 +25,7 @@ struct PositionCommand: AsyncParsableCommand {
     @Option(name: .customLong("step-length"), help: "Metres per step (default 0.75).")
     var stepLength: Double?
 
-    @Option(name: .customLong("settle-ms"), help: "Milliseconds to wait for retained positions after subscribing (default 500).")
+    @Option(name: .customLong("settle-ms"), help: "Longest wait in milliseconds for the retained positions after subscribing (default 5000; it normally ends in milliseconds, when the sync marker comes back).")
     var settleMilliseconds: Int?
 
     func run() async throws {
@@ -37,7 +37,7 @@ struct PositionCommand: AsyncParsableCommand {
         let settings = PositionConfiguration(
             stepsPerUpdate: runner.config.int(forKey: "steps.per.update", default: 10),
             stepLength: runner.config.double(forKey: "step.length", default: 0.75),
-            settleWindow: .milliseconds(runner.config.int(forKey: "settle.ms", default: 500)))
+            settleWindow: .milliseconds(runner.config.int(forKey: "settle.ms", default: 5_000)))
         try await runner.run { context in
             let service = try PositionService(configuration: settings, context: context)
             try await service.run()

@@ -24,8 +24,8 @@ struct CompassHeadingTests {
                 last = CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02)
                 try await harness.sendSample("flat", at: last, accel: reading.accel, mag: reading.mag)
             }
-            let stamp = DeviceMotion.format(last)
-            let heading = try await harness.waitForHeading("flat") { $0.timestamp == stamp }
+            try await harness.drain()
+            let heading = harness.heading("flat")
             let expected = try CompassTestHarness.model.field(
                 latitude: CompassTestHarness.boulder.latitude, longitude: CompassTestHarness.boulder.longitude,
                 altitude: 0, date: last)
@@ -52,13 +52,12 @@ struct CompassHeadingTests {
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(
                 heading: heading, pitch: pitch, roll: roll)
             try await harness.locate("tilt")
-            var last = CompassTestHarness.start
             for index in 0..<5 {
-                last = CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02)
-                try await harness.sendSample("tilt", at: last, accel: reading.accel, mag: reading.mag)
+                let date = CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02)
+                try await harness.sendSample("tilt", at: date, accel: reading.accel, mag: reading.mag)
             }
-            let stamp = DeviceMotion.format(last)
-            let message = try await harness.waitForHeading("tilt") { $0.timestamp == stamp }
+            try await harness.drain()
+            let message = harness.heading("tilt")
             let result = try #require(message)
             #expect(abs(Angle.difference(from: heading, to: result.trueHeading ?? .nan)) < 0.5)
             #expect(abs((result.pitch ?? .nan) - pitch) < 0.5)
@@ -114,6 +113,47 @@ struct CompassHeadingTests {
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 10, pitch: 0, roll: 0)
             try await harness.sendSample("p", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
             try await harness.waitForHeading("p") { $0.status == .ok && $0.heading != nil }
+        }
+    }
+
+    @Test("the WMM blackout zone widens the accuracy to at least 30°")
+    func blackoutAccuracy() async throws {
+        // Find a blackout point near the north magnetic pole from the model itself.
+        let date = CompassTestHarness.start
+        var pole: (latitude: Double, longitude: Double)?
+        search: for latitude in stride(from: 84.0, through: 89.0, by: 0.5) {
+            for longitude in stride(from: -180.0, to: 180.0, by: 5) {
+                let field = try CompassTestHarness.model.field(
+                    latitude: latitude, longitude: longitude, altitude: 0, date: date)
+                if field.reliability == .blackout {
+                    pole = (latitude, longitude)
+                    break search
+                }
+            }
+        }
+        let point = try #require(pole)
+        let polar = try CompassTestHarness.model.field(
+            latitude: point.latitude, longitude: point.longitude, altitude: 0, date: date)
+        let harness = CompassTestHarness()
+        // Both devices calibrated (an undistorted magnetometer), so calibration does not dominate.
+        for (id, field) in [("pole", polar), ("boulder", CompassTestHarness.boulderField())] {
+            let calibration = CalibrationMessage(
+                state: .calibrated, quality: 0.95, coverage: 0.9, hardIron: .zero, softIron: .identity,
+                fieldStrength: field.totalIntensity / 1_000, expectedFieldStrength: field.totalIntensity / 1_000,
+                message: "Compass calibrated.")
+            try await harness.send(
+                id, .calibration, String(decoding: try JSONEncoder().encode(calibration), as: UTF8.self), retain: true)
+        }
+        try await harness.withService(Self.fast) { harness in
+            try await harness.locate("pole", latitude: point.latitude, longitude: point.longitude)
+            try await harness.locate("boulder")
+            let there = DeviceMotion(field: polar).reading(heading: 40, pitch: 0, roll: 0)
+            let here = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 40, pitch: 0, roll: 0)
+            try await harness.sendSample("pole", at: date, accel: there.accel, mag: there.mag)
+            try await harness.sendSample("boulder", at: date, accel: here.accel, mag: here.mag)
+            try await harness.drain()
+            #expect((harness.heading("pole")?.accuracy ?? 0) >= 30)
+            #expect((harness.heading("boulder")?.accuracy ?? 90) < 30)
         }
     }
 }

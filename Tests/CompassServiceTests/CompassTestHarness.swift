@@ -79,6 +79,21 @@ struct CompassTestHarness {
 
     func heading(_ id: String) -> HeadingMessage? { retained(HeadingMessage.self, id, .heading) }
 
+    /// Waits until the service has handled everything sent so far: it handles messages in
+    /// arrival order, so the error report of a final bad message means the rest is done.
+    func drain(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let marker = "drain-\(UUID().uuidString.prefix(8))"
+        let errors = try await device.subscribe(to: TopicFilter(topics.errors("compass")), qos: .atMostOnce)
+        try await send(marker, .imu, "drain")
+        while let report = await errors.next(timeout: .seconds(10)) {
+            if report.text.contains(marker) {
+                try await device.unsubscribe(errors)
+                return
+            }
+        }
+        Issue.record("the service did not handle the drain marker", sourceLocation: sourceLocation)
+    }
+
     /// Polls until `condition` holds on the device's retained heading, or fails the test.
     @discardableResult
     func waitForHeading(

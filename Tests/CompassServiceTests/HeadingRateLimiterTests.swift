@@ -16,7 +16,11 @@ struct HeadingRateLimiterTests {
         #expect(limiter.deadline == nil)
         // The trailing publication started a window at its end.
         #expect(limiter.offer(at: 10.15, changed: true) == .hold(until: 10.2))
-        #expect(limiter.offer(at: 10.2, changed: true) == .publish)
+        #expect(limiter.offer(at: 10.21, changed: true) == .publish)
+        // A sample a little older than the window start (the timer's estimate ran ahead) is held.
+        let expiredLate = limiter.expire(at: 10.31)
+        #expect(!expiredLate)
+        #expect(limiter.offer(at: 10.2, changed: true) == .hold(until: 10.31))
     }
 
     @Test("a state back within the dead band drops the held change")
@@ -51,6 +55,7 @@ struct HeadingRateLimiterTests {
     func clockStepAndCancel() {
         var limiter = HeadingRateLimiter(interval: 1)
         #expect(limiter.offer(at: 100, changed: true) == .publish)
+        #expect(limiter.offer(at: 99.5, changed: true) == .hold(until: 101))
         #expect(limiter.offer(at: 50, changed: true) == .publish)
         #expect(limiter.offer(at: 50.5, changed: true) == .hold(until: 51))
         limiter.cancel()

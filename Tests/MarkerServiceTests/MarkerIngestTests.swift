@@ -4,11 +4,12 @@ import Foundation
 import InMemoryBus
 import Logging
 import MarkerKit
-@testable import MarkerService
 import MosquittoBus
 import NIOHTTP1
 import ServiceRuntime
 import Testing
+
+@testable import MarkerService
 
 /// The source fetched from a real local HTTP server, broken in every way the brief lists.
 @Suite struct MarkerIngestTests {
@@ -19,7 +20,8 @@ import Testing
         let server = try await TestHTTPServer.start { _, _ in .document(text) }
         defer { Task { await server.shutdown() } }
         let cacheDirectory = MarkerServiceHarness.temporaryDirectory()
-        let configuration = MarkerServiceHarness.configuration(source: server.baseURL + "/markers.json", cacheDirectory: cacheDirectory)
+        let configuration = MarkerServiceHarness.configuration(
+            source: server.baseURL + "/markers.json", cacheDirectory: cacheDirectory)
         try await MarkerServiceHarness.run(configuration) { harness in
             let statuses = try await harness.statuses()
             let ready = try #require(await harness.status(on: statuses) { $0.state == "ready" })
@@ -71,7 +73,9 @@ import Testing
     }
 
     @Test func invalidJSON() async throws {
-        let server = try await TestHTTPServer.start { _, _ in .document(#"{"type": "FeatureCollection", "features": [}"#) }
+        let server = try await TestHTTPServer.start { _, _ in
+            .document(#"{"type": "FeatureCollection", "features": [}"#)
+        }
         defer { Task { await server.shutdown() } }
         try await expectFailure(code: "invalidJSON", source: server.baseURL + "/bad.json", server: server)
     }
@@ -103,6 +107,24 @@ import Testing
         try await expectFailure(code: "redirectLoop", source: server.baseURL + "/a", server: server)
     }
 
+    @Test func gzipBodyIsDecompressed() async throws {
+        let compressed = GzipStored.wrap(Array(document.utf8))
+        let server = try await TestHTTPServer.start { _, _ in
+            .respond(
+                status: .ok, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                body: compressed)
+        }
+        defer { Task { await server.shutdown() } }
+        let configuration = MarkerServiceHarness.configuration(source: server.baseURL + "/markers.json.gz")
+        try await MarkerServiceHarness.run(configuration) { harness in
+            let statuses = try await harness.statuses()
+            let ready = try #require(await harness.status(on: statuses) { $0.state != "loading" })
+            #expect(ready.state == "ready")
+            #expect(ready.count == Documents.small.count)
+        }
+        #expect(server.requests.first?.header("Accept-Encoding")?.contains("gzip") == true)
+    }
+
     @Test func slowServerTimesOutThenRecovers() async throws {
         let text = document
         let server = try await TestHTTPServer.start { _, index in index == 0 ? .hang : .document(text) }
@@ -120,7 +142,9 @@ import Testing
 
     @Test func serverErrorThenSuccess() async throws {
         let text = document
-        let server = try await TestHTTPServer.start { _, index in index < 2 ? .status(.internalServerError) : .document(text) }
+        let server = try await TestHTTPServer.start { _, index in
+            index < 2 ? .status(.internalServerError) : .document(text)
+        }
         defer { Task { await server.shutdown() } }
         let configuration = MarkerServiceHarness.configuration(source: server.baseURL + "/flaky.json")
         try await MarkerServiceHarness.run(configuration) { harness in
@@ -166,7 +190,8 @@ import Testing
             let statuses = try await harness.statuses()
             let first = try #require(await harness.status(on: statuses) { $0.state == "ready" })
             try await harness.refresh()
-            let second = try #require(await harness.status(on: statuses) { $0.state == "ready" && $0.updatedAt != first.updatedAt })
+            let second = try #require(
+                await harness.status(on: statuses) { $0.state == "ready" && $0.updatedAt != first.updatedAt })
             #expect(second.count == first.count)
             #expect(second.rejected == first.rejected)
         }
@@ -177,26 +202,35 @@ import Testing
         #expect(requests.last?.header("If-Modified-Since") == "Sun, 22 Nov 2026 06:00:00 GMT")
     }
 
-    @Test func restartWithoutNetworkAnswersFromTheCache() async throws {
+    @Test func restartWithoutTheSourceAnswersFromTheCache() async throws {
         let text = document
-        let server = try await TestHTTPServer.start { _, _ in .document(text, headers: [("ETag", "\"v7\"")]) }
+        // The first run gets the document; afterwards the source is down (a closed port could be
+        // reused by another test's server running in parallel, so the server stays and fails).
+        let server = try await TestHTTPServer.start { _, index in
+            index == 0 ? .document(text, headers: [("ETag", "\"v7\"")]) : .status(.serviceUnavailable)
+        }
+        defer { Task { await server.shutdown() } }
         let cacheDirectory = MarkerServiceHarness.temporaryDirectory()
         let url = server.baseURL + "/markers.json"
-        try await MarkerServiceHarness.run(MarkerServiceHarness.configuration(source: url, cacheDirectory: cacheDirectory)) { harness in
+        try await MarkerServiceHarness.run(
+            MarkerServiceHarness.configuration(source: url, cacheDirectory: cacheDirectory)
+        ) { harness in
             let statuses = try await harness.statuses()
             _ = try #require(await harness.status(on: statuses) { $0.state == "ready" })
         }
-        await server.shutdown()
-        // Same URL, server gone: the restart must serve the cached markers.
-        try await MarkerServiceHarness.run(MarkerServiceHarness.configuration(source: url, cacheDirectory: cacheDirectory)) { harness in
+        // A restart on a fresh broker: the cached markers answer until a fetch succeeds.
+        try await MarkerServiceHarness.run(
+            MarkerServiceHarness.configuration(source: url, cacheDirectory: cacheDirectory)
+        ) { harness in
             let statuses = try await harness.statuses()
             let failed = try #require(await harness.status(on: statuses) { $0.state == "failed" })
             #expect(failed.fromCache)
             #expect(failed.count == Documents.small.count)
             #expect(failed.rejected == 2)
-            #expect(failed.error?.code == "connectionRefused")
+            #expect(failed.error?.code == "httpStatus")
             let reply = try await harness.nearest(#"{"id": "m3"}"#)
             #expect((reply["nearest"] as? [Any])?.count == 3)
         }
+        #expect(server.requests.dropFirst().first?.header("If-None-Match") == "\"v7\"")
     }
 }

@@ -4,10 +4,11 @@ import Foundation
 import InMemoryBus
 import Logging
 import MarkerKit
-@testable import MarkerService
 import MosquittoBus
 import ServiceRuntime
 import Testing
+
+@testable import MarkerService
 
 /// The status payload as a test reads it.
 struct StatusView: Decodable, Sendable {
@@ -37,7 +38,7 @@ struct MarkerServiceHarness: Sendable {
         MarkerServiceConfiguration(
             source: source,
             cacheDirectory: cacheDirectory ?? temporaryDirectory(),
-            connectTimeout: .seconds(1), readTimeout: .milliseconds(300), fetchDeadline: .seconds(3),
+            connectTimeout: .seconds(2), readTimeout: .seconds(2), fetchDeadline: .seconds(6),
             maxBodyBytes: 256 * 1024, maxRedirects: 4, refreshInterval: .seconds(3600),
             retryBase: .milliseconds(40), retryMax: .milliseconds(200))
     }
@@ -69,7 +70,7 @@ struct MarkerServiceHarness: Sendable {
             _ = await iterator.next()
             let result = try await body(MarkerServiceHarness(client: client, broker: broker))
             group.cancelAll()
-            while let _ = try await group.next() {}
+            while (try await group.next()) != nil {}
             return result
         }
     }
@@ -116,7 +117,9 @@ enum Documents {
             #"{"type":"Feature","id":"\#(marker.id)","geometry":{"type":"Point","coordinates":[\#(marker.longitude),\#(marker.latitude)]},"properties":{"name":"\#(marker.name)"}}"#
         }
         for i in 0..<invalid {
-            features.append(#"{"type":"Feature","id":"bad-\#(i)","geometry":{"type":"Point","coordinates":[11.5,48.1]},"properties":{}}"#)
+            features.append(
+                #"{"type":"Feature","id":"bad-\#(i)","geometry":{"type":"Point","coordinates":[11.5,48.1]},"properties":{}}"#
+            )
         }
         return #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#
     }

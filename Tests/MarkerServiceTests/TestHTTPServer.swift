@@ -124,7 +124,9 @@ final class TestHTTPServer: Sendable {
             case .respond(let status, let extra, let body):
                 var headers = HTTPHeaders(extra)
                 headers.replaceOrAdd(name: "Content-Length", value: "\(body.count)")
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+                context.write(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+                    promise: nil)
                 if !body.isEmpty {
                     context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
                 }
@@ -133,13 +135,20 @@ final class TestHTTPServer: Sendable {
                 break
             case .truncated(let declared, let body):
                 let headers = HTTPHeaders([("Content-Length", "\(declared)"), ("Content-Type", "application/json")])
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+                context.write(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
+                    promise: nil)
                 context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
                 context.close(promise: nil)
             case .endless:
                 let headers = HTTPHeaders([("Content-Type", "application/json"), ("Transfer-Encoding", "chunked")])
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: #"{"type":"FeatureCollection","features":["#)))), promise: nil)
+                context.write(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))),
+                    promise: nil)
+                context.writeAndFlush(
+                    wrapOutboundOut(
+                        .body(.byteBuffer(ByteBuffer(string: #"{"type":"FeatureCollection","features":["#)))),
+                    promise: nil)
                 writeForever(context: context)
             }
         }

@@ -123,7 +123,7 @@ struct MosquittoTrapTests {
             try await client.publish(birth)
             client.setBirthMessage(birth)
             try await client.flush()
-            try broker.restart()
+            try await broker.restartAndWait()
             let watcher = try await Self.client(broker.port, "phoenix-watcher")
             let status = try await watcher.subscribe(to: "phoenix/status")
             // The retained status survives the restart through persistence or comes back with the birth message.

@@ -12,7 +12,7 @@ struct RunningPositionService {
 
     /// Starts the service on `bus` and returns once it has called `ready()`.
     static func start(
-        on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration(settleWindow: .milliseconds(50))
+        on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration()
     ) async throws -> RunningPositionService {
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
         let context = ServiceContext(service: "position", bus: bus, logger: Logger(label: "test.position")) {
@@ -82,7 +82,16 @@ struct InMemoryFixture {
     }
 
     /// Positions published so far, decoded, waiting at most `timeout` for `count` of them.
+    ///
+    /// `stepcompass/+/position` also matches the error topic `stepcompass/errors/position`; those are skipped.
     func positions(_ count: Int, timeout: Duration = .seconds(2)) async throws -> [PositionMessage] {
-        try await positionFeed.collect(count, timeout: timeout).map(PositionMessage.decode)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var found: [PositionMessage] = []
+        while found.count < count, ContinuousClock.now < deadline {
+            guard let message = await positionFeed.next(timeout: ContinuousClock.now.duration(to: deadline)) else { break }
+            if message.topic == topics.errors("position") { continue }
+            found.append(try PositionMessage.decode(message))
+        }
+        return found
     }
 }

@@ -16,7 +16,7 @@ struct PositionServiceBrokerTests {
 
             let firstBus = try await harness.makeClient(id: "stepcompass-position", cleanStart: false, will: nil)
             let first = try await RunningPositionService.start(
-                on: firstBus, configuration: PositionConfiguration(settleWindow: .milliseconds(300)))
+                on: firstBus, configuration: PositionConfiguration())
             try await probe.publish("stepcompass/m1/heading", #"{"heading": 90}"#, qos: .atMostOnce, retain: true)
             try await probe.publish("stepcompass/m1/steps", #"{"steps": 25}"#)
             let before = try await positions.collect(2).map(PositionMessage.decode)
@@ -30,7 +30,7 @@ struct PositionServiceBrokerTests {
 
             let secondBus = try await harness.makeClient(id: "stepcompass-position", cleanStart: false, will: nil)
             let second = try await RunningPositionService.start(
-                on: secondBus, configuration: PositionConfiguration(settleWindow: .milliseconds(300)))
+                on: secondBus, configuration: PositionConfiguration())
             let after = try await positions.collect(3, timeout: .seconds(2)).map(PositionMessage.decode)
             #expect(after.map(\.steps) == [32, 47])
             #expect(after.last?.updates == 4)

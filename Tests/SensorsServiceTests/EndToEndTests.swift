@@ -31,7 +31,8 @@ struct EndToEndTests {
             let positions = try await probe.subscribe(to: TopicFilter("stepcompass/walker-1/position"))
 
             let process = Process()
-            process.executableURL = try #require(Self.positionExecutable)
+            let executable = try #require(Self.positionExecutable as URL?)
+            process.executableURL = executable
             process.arguments = ["--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)",
                                  "--mqtt-client-id", "e2e-position-\(UUID().uuidString.prefix(8))", "--settle-ms", "200",
                                  "--log-level", "warning"]

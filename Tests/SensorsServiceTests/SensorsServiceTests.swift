@@ -112,7 +112,7 @@ struct SensorsServiceTests {
         let messages = try await fixture.run(configuration)
         let elapsed = start.duration(to: clock.now)
         #expect(elapsed >= .milliseconds(195))
-        #expect(elapsed < .seconds(1.5))
+        #expect(elapsed < .seconds(10), "a generous bound: the machine may be busy; the lower bound checks the pacing")
         #expect(messages.filter { $0.topic.hasSuffix("/imu") }.count == 101)
     }
 

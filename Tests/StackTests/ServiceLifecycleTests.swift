@@ -56,7 +56,7 @@ struct ServiceLifecycleTests {
 
             let third = try executable.start(port: broker.port, prefix: prefix)
             #expect(await Self.nextState(status) == "online")
-            try broker.restart()
+            try await broker.restartAndWait()
             // After the restart the watcher resubscribes and sees the retained status; the service
             // reconnects by itself and republishes online.
             var sawOnlineAgain = false
