@@ -7,7 +7,7 @@ MQTT_PORT ?= 1883
 DASHBOARD_PORT ?= 8080
 SWIFT ?= swift
 
-.PHONY: run test deps build release test-swift check-compose check-asyncapi tsan benchmark clean
+.PHONY: run test deps build release tsan benchmark clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -25,6 +25,7 @@ test: build
 	$(SWIFT) test --skip-build
 	@if [ -x scripts/check-compose.sh ]; then scripts/check-compose.sh; fi
 	@if [ -x scripts/check-asyncapi-all.sh ]; then scripts/check-asyncapi-all.sh; fi
+	scripts/check-stack-contract.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The bus tests under ThreadSanitizer (a separate build folder: it rebuilds everything instrumented).
 tsan: deps

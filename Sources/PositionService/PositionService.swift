@@ -71,7 +71,8 @@ public actor PositionService {
         let subscription = try await context.bus.subscribe(to: requests)
         try await context.ready()
         let token = UUID().uuidString
-        try await context.bus.publish(BusMessage(topic: syncTopic, text: token, qos: .atLeastOnce))
+        let marker = #"{"token":"\#(token)"}"#
+        try await context.bus.publish(BusMessage(topic: syncTopic, text: marker, qos: .atLeastOnce))
         context.logger.info("subscribed; restoring retained positions", metadata: [
             "position.sync": "\(syncTopic)",
             "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
@@ -84,7 +85,7 @@ public actor PositionService {
         while !synced, ContinuousClock.now < deadline, !Task.isCancelled {
             guard let message = await subscription.next(before: deadline) else { continue }
             if message.topic == syncTopic {
-                synced = message.text == token
+                synced = message.text == marker
             } else if message.retain {
                 try await handle(message)
             } else {
