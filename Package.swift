@@ -160,5 +160,12 @@ if Context.environment["STEPCOMPASS_BENCHMARKS"] != nil {
             swiftSettings: strictSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "CompassBenchmarks",
+            dependencies: ["CompassKit", "GeoMagnetism", benchmark],
+            path: "Benchmarks/CompassBenchmarks",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 }

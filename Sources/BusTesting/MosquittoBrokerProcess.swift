@@ -157,6 +157,9 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         try await startAndWait()
     }
 
+    /// Writes the configuration and starts mosquitto. As root, mosquitto would drop to the `mosquitto`
+    /// user after opening its files, and could then not write its persistence or reopen its log in a
+    /// folder root made: `user root` keeps it as it is.
     private func spawn() throws -> ChildProcess {
         let configuration = """
             listener \(port) 127.0.0.1
@@ -168,6 +171,7 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
             log_type warning
             log_type notice
             \(extraConfiguration.contains("allow_anonymous") ? "" : "allow_anonymous true")
+            \(geteuid() == 0 ? "user root" : "")
             \(extraConfiguration)
             """
         let file = directory.appendingPathComponent("mosquitto.conf")

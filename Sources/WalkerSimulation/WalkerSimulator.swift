@@ -35,7 +35,7 @@ public struct WalkerSimulator: Sendable {
     /// Standard gravity, m/s².
     public static let gravity = 9.806_65
     /// Frequency of the figure-8 wave: one figure every 2 s.
-    private static let figureEightFrequency = 0.5
+    private static let figureEightFrequency = 0.7
     /// How strongly the walker steers towards its target: degrees per second of turn per degree off course.
     private static let steeringGain = 1.5
 
@@ -265,9 +265,11 @@ public struct WalkerSimulator: Sendable {
             let envelopeRoot = Math.sin(.pi * t / duration)
             let envelope = envelopeRoot * envelopeRoot
             let omega = 2 * .pi * Self.figureEightFrequency * t
-            orientation.yaw += 35 * envelope * Math.sin(omega)
-            orientation.pitch += 30 * envelope * Math.sin(2 * omega)
-            orientation.roll += 45 * envelope * Math.sin(omega + .pi / 4)
+            // Wide, as people wave a phone when asked to: the calibration needs the field seen from most
+            // directions of the orientation sphere (a gentle wave covers an eighth of it and never calibrates).
+            orientation.yaw += 120 * envelope * Math.sin(omega)
+            orientation.pitch += 60 * envelope * Math.sin(2 * omega)
+            orientation.roll += 150 * envelope * Math.sin(omega + .pi / 4)
         }
         return orientation
     }

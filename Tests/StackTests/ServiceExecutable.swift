@@ -30,8 +30,6 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
                 .deletingLastPathComponent().appendingPathComponent("Config/markers/sample-markers.geojson")
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("markers-cache-\(UUID().uuidString)")
             return ["--source", sample.path, "--cache-dir", cache.path]
-        case "sensors":
-            return ["--speed", "1"]
         default:
             return []
         }
