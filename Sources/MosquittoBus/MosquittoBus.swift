@@ -51,12 +51,9 @@ public final class MosquittoBus: MessageBus {
         self.logger = logger
         self.router = SubscriptionRouter(streamLimit: configuration.subscriptionBuffer)
         self.window = PublishWindow(limit: configuration.maxInflight)
-        do {
-            try configure()
-        } catch {
-            mosquitto_destroy(handle)
-            throw error
-        }
+        // Every stored property is set, so a failure here runs deinit, which destroys the handle: destroying
+        // it here too would free it twice.
+        try configure()
     }
 
     deinit {
