@@ -4,7 +4,9 @@
 # the same run. 100-byte payloads, QoS 0 and QoS 1. Prints msg/s, losses and the Swift/C ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-COUNT="${COUNT:-200000}"
+# 60,000 stays below the 65,535 packet ids: with more, mosquitto_pub -l loses QoS 1 messages at the
+# wrap (notes/mqtt.md §5) and the C baseline is meaningless; the Swift bus moves any count without loss.
+COUNT="${COUNT:-60000}"
 SIZE="${SIZE:-100}"
 RUNS="${RUNS:-3}"
 BIN="${BIN:-$(swift build -c release --show-bin-path)}"
