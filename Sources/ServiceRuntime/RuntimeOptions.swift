@@ -54,13 +54,9 @@ public struct RuntimeOptions: ParsableArguments, Sendable {
 
     /// The values given on the command line, as configuration keys.
     public var commandLineValues: [AbsoluteConfigKey: ConfigValue] {
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        func put(_ key: String, _ value: String?, secret: Bool = false) {
-            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(.string(value), isSecret: secret) }
-        }
-        func put(_ key: String, _ value: Int?) {
-            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(.int(value), isSecret: false) }
-        }
+        var values = CommandLineValues()
+        func put(_ key: String, _ value: String?, secret: Bool = false) { values.set(key, value, secret: secret) }
+        func put(_ key: String, _ value: Int?) { values.set(key, value) }
         put("mqtt.host", mqttHost)
         put("mqtt.port", mqttPort)
         put("mqtt.username", mqttUsername)
@@ -74,6 +70,6 @@ public struct RuntimeOptions: ParsableArguments, Sendable {
         put("topic.prefix", topicPrefix)
         put("log.level", logLevel)
         put("log.format", logFormat)
-        return values
+        return values.values
     }
 }

@@ -31,11 +31,11 @@ struct CompassCommand: AsyncParsableCommand {
     var staleAfter: Double?
 
     func run() async throws {
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        var values = CommandLineValues()
         for (key, value) in [("smoothing", smoothing), ("max.rate", maxRate), ("dead.band", deadBand), ("stale.after", staleAfter)] {
-            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(.double(value), isSecret: false) }
+            values.set(key, value)
         }
-        let runner = try await ServiceRunner.prepare(service: "compass", options: runtime, commandLine: values)
+        let runner = try await ServiceRunner.prepare(service: "compass", options: runtime, commandLine: values.values)
         let configuration = CompassConfiguration(config: runner.config)
         try configuration.validate()
         try await runner.run { context in

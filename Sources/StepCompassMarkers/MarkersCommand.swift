@@ -74,26 +74,21 @@ struct MarkersCommand: AsyncParsableCommand {
 
     /// The service's own options as configuration keys.
     var commandLineValues: [AbsoluteConfigKey: ConfigValue] {
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        func key(_ text: String) -> AbsoluteConfigKey { AbsoluteConfigKey(text.split(separator: ".").map(String.init)) }
-        if let source { values[key("source")] = .init(.string(source), isSecret: false) }
-        if let cacheDirectory { values[key("cache.dir")] = .init(.string(cacheDirectory), isSecret: false) }
+        var values = CommandLineValues()
+        values.set("source", source)
+        values.set("cache.dir", cacheDirectory)
         let doubles: [(String, Double?)] = [
             ("connect.timeout", connectTimeout), ("read.timeout", readTimeout), ("fetch.deadline", fetchDeadline),
             ("refresh.interval", refreshInterval), ("retry.base", retryBase), ("retry.max", retryMax),
             ("nearby.distance", nearbyDistance),
         ]
-        for (name, value) in doubles {
-            if let value { values[key(name)] = .init(.double(value), isSecret: false) }
-        }
+        for (name, value) in doubles { values.set(name, value) }
         let ints: [(String, Int?)] = [
             ("max.body", maxBody), ("max.redirects", maxRedirects), ("collection.limit", collectionLimit),
             ("nearby.count", nearbyCount),
         ]
-        for (name, value) in ints {
-            if let value { values[key(name)] = .init(.int(value), isSecret: false) }
-        }
-        return values
+        for (name, value) in ints { values.set(name, value) }
+        return values.values
     }
 
     func run() async throws {

@@ -29,11 +29,11 @@ struct PositionCommand: AsyncParsableCommand {
     var settleMilliseconds: Int?
 
     func run() async throws {
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        if let stepsPerUpdate { values[["steps", "per", "update"]] = .init(.int(stepsPerUpdate), isSecret: false) }
-        if let stepLength { values[["step", "length"]] = .init(.double(stepLength), isSecret: false) }
-        if let settleMilliseconds { values[["settle", "ms"]] = .init(.int(settleMilliseconds), isSecret: false) }
-        let runner = try await ServiceRunner.prepare(service: "position", options: runtime, commandLine: values)
+        var values = CommandLineValues()
+        values.set("steps.per.update", stepsPerUpdate)
+        values.set("step.length", stepLength)
+        values.set("settle.ms", settleMilliseconds)
+        let runner = try await ServiceRunner.prepare(service: "position", options: runtime, commandLine: values.values)
         let settings = PositionConfiguration(
             stepsPerUpdate: runner.config.int(forKey: "steps.per.update", default: 10),
             stepLength: runner.config.double(forKey: "step.length", default: 0.75),

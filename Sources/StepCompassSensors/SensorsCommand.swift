@@ -51,10 +51,8 @@ struct SensorsCommand: AsyncParsableCommand {
     var replay: String?
 
     func run() async throws {
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        func put(_ key: String, _ value: ConfigContent?) {
-            if let value { values[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(value, isSecret: false) }
-        }
+        var values = CommandLineValues()
+        func put(_ key: String, _ value: ConfigContent?) { values.set(key, value) }
         put("device", device.map { .string($0) })
         put("devices", devices.map { .int($0) })
         put("speed", speed.map { .double($0) })
@@ -69,7 +67,7 @@ struct SensorsCommand: AsyncParsableCommand {
         put("duration", duration.map { .double($0) })
         put("record", record.map { .string($0) })
         put("replay", replay.map { .string($0) })
-        let runner = try await ServiceRunner.prepare(service: "sensors", options: runtime, commandLine: values)
+        let runner = try await ServiceRunner.prepare(service: "sensors", options: runtime, commandLine: values.values)
         let config = runner.config
 
         let device = config.string(forKey: "device", default: "walker-1")
