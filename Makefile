@@ -26,9 +26,11 @@ run: release
 test: build
 	$(SWIFT) test --skip-build --skip PipelineEndToEndTests
 	$(SWIFT) test --skip-build --filter PipelineEndToEndTests
-	@if [ -x scripts/check-compose.sh ]; then scripts/check-compose.sh; fi
-	@if [ -x scripts/check-asyncapi-all.sh ]; then scripts/check-asyncapi-all.sh; fi
+	scripts/check-compose.sh
+	scripts/check-compose-services.sh "$$($(SWIFT) build --show-bin-path)"
+	scripts/check-asyncapi-all.sh
 	scripts/check-stack-contract.sh "$$($(SWIFT) build --show-bin-path)"
+	scripts/check-dashboard-browser.sh "$$($(SWIFT) build --show-bin-path)"
 
 # The bus tests under ThreadSanitizer (a separate build folder: it rebuilds everything instrumented).
 tsan: deps

@@ -38,10 +38,13 @@ let package = Package(
         .library(name: "PositionKit", targets: ["PositionKit"]),
         .library(name: "WalkerSimulation", targets: ["WalkerSimulation"]),
         .library(name: "MarkerKit", targets: ["MarkerKit"]),
+        .library(name: "DashboardKit", targets: ["DashboardKit"]),
         .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
         .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
         .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
         .executable(name: "stepcompass-markers", targets: ["StepCompassMarkers"]),
+        .executable(name: "stepcompass-dashboard", targets: ["StepCompassDashboard"]),
+        .executable(name: "stepcompass", targets: ["StepCompassCLI"]),
         .executable(name: "stepcompass-buslab", targets: ["StepCompassBusLab"]),
     ],
     dependencies: [
@@ -52,6 +55,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: The bus: protocol, its two implementations, and test support
@@ -71,6 +75,7 @@ let package = Package(
         .target(name: "PositionKit"),
         .target(name: "WalkerSimulation", dependencies: ["GeoMagnetism"]),
         .target(name: "MarkerKit"),
+        .target(name: "DashboardKit", dependencies: ["MarkerKit"]),
 
         // MARK: The runtime every executable shares
         .target(
@@ -92,11 +97,26 @@ let package = Package(
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
 
+        .target(
+            name: "DashboardService",
+            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log, lifecycle,
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio")],
+            resources: [.copy("Resources/Public")]
+        ),
+        .target(name: "StepCompassClient", dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log]),
+
         // MARK: Executables (thin: configuration, wiring, lifecycle)
         serviceExecutable("stepcompass-sensors", module: "StepCompassSensors", dependencies: ["SensorsService"]),
         serviceExecutable("stepcompass-compass", module: "StepCompassCompass", dependencies: ["CompassService"]),
         serviceExecutable("stepcompass-position", module: "StepCompassPosition", dependencies: ["PositionService"]),
         serviceExecutable("stepcompass-markers", module: "StepCompassMarkers", dependencies: ["MarkerService"]),
+        serviceExecutable("stepcompass-dashboard", module: "StepCompassDashboard", dependencies: ["DashboardService"]),
+        .executableTarget(
+            name: "StepCompassCLI",
+            dependencies: ["StepCompassClient", "ServiceRuntime", "Bus", "DashboardKit", argumentParser, configuration, log],
+            path: "Sources/StepCompassCLI"
+        ),
         .executableTarget(
             name: "StepCompassBusLab",
             dependencies: ["Bus", "MosquittoBus", "BusTesting", argumentParser, log],
@@ -130,6 +150,17 @@ let package = Package(
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
+        .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
+        .testTarget(
+            name: "DashboardServiceTests",
+            dependencies: ["DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log,
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
+        .testTarget(name: "StepCompassClientTests", dependencies: ["StepCompassClient", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", log]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
         .testTarget(name: "StackTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", log]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),

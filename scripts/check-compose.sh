@@ -1,48 +1,29 @@
 #!/usr/bin/env bash
 # Validates the container deployment without Docker:
 #   1. compose/docker-compose.yml with docker-compose 1.29.2 (`config -q`, in a clean environment, so
-#      every ${VAR:-default} must have a default), and again with the commented dashboard block enabled;
+#      every ${VAR:-default} must have a default), and every service has the contract's variables;
 #   2. compose/broker-entrypoint.sh, service-entrypoint.sh and service-healthcheck.sh against a real
 #      mosquitto (skipped with a note when mosquitto is not installed): generated passwords work, are
 #      kept across restarts, an environment password wins, and a service's health check sees `online`;
 #   3. the broker's ACL and tuning (scripts/check-broker-acl.sh).
 #
-# docker-compose 1.29.2 is installed from PyPI into .build/venv-compose with --no-deps and pinned
-# dependencies: its own requirements (PyYAML < 6, jsonschema < 4, ...) do not build on Python 3.11+,
-# and `config` only imports these. Exit status 0 when everything passes.
+# docker-compose 1.29.2 is installed from PyPI into .build/venv-compose by scripts/compose-venv.sh.
+# Exit status 0 when everything passes.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-venv="$root/.build/venv-compose"
 compose_file="compose/docker-compose.yml"
-
-# Every package `docker-compose config` imports (each was checked to be needed), at versions that
-# install as wheels and run on Python 3.11.
-packages=(
-    docker-compose==1.29.2
-    docker==5.0.3 dockerpty==0.4.1 docopt==0.6.2 texttable==1.7.0 distro==1.9.0
-    PyYAML==6.0.2 python-dotenv==0.21.1
-    jsonschema==3.2.0 attrs==23.2.0 pyrsistent==0.20.0 six==1.16.0
-    requests==2.31.0 urllib3==1.26.20 idna==3.7 certifi==2024.8.30 charset-normalizer==3.3.2
-    websocket-client==0.59.0
-)
 
 fail() { echo "check-compose: FAILED: $*" >&2; exit 1; }
 
-if ! "$venv/bin/docker-compose" version >/dev/null 2>&1; then
-    echo "check-compose: installing docker-compose 1.29.2 into ${venv#"$root"/}"
-    python3 -m venv "$venv" || fail "python3 -m venv failed (apt-get install python3-venv)"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "${packages[@]}" \
-        || fail "pip could not install docker-compose and its dependencies from PyPI"
-fi
+venv="$("$root/scripts/compose-venv.sh")" || fail "could not install docker-compose 1.29.2 (scripts/compose-venv.sh)"
 
 # 1. The compose file, in a clean environment: no variable may be required.
 output="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" -f "$compose_file" config -q 2>&1)" \
     || fail "$compose_file is invalid:"$'\n'"$output"
 [ -z "$output" ] || fail "docker-compose warned about $compose_file:"$'\n'"$output"
 
-# The same file with the dashboard block uncommented, so it cannot rot while it waits.
 work="$(mktemp -d)"
 broker_pid=""
 cleanup() {
@@ -50,20 +31,10 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-awk '
-    /^  # dashboard:$/ { on = 1 }
-    on && /^[^ #]/ { on = 0 }
-    on && /^  # ?/ { sub(/^  # ?/, "  ") }
-    { print }
-' "$compose_file" > "$work/with-dashboard.yml"
-grep -q '^  dashboard:$' "$work/with-dashboard.yml" || fail "could not find the commented dashboard block"
-output="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" --project-directory compose \
-    -f "$work/with-dashboard.yml" config 2>&1)" || fail "the dashboard block does not validate when enabled:"$'\n'"$output"
-grep -q '8080:8080' <<< "$output" || fail "the enabled dashboard does not publish port 8080"
 
 # Every service container gets the contract's variables and its own user.
 config="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" -f "$compose_file" config)"
-for service in sensors compass position markers; do
+for service in sensors compass position markers dashboard; do
     block="$(awk -v s="  $service:" '$0 == s { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
     for variable in MQTT_HOST MQTT_PORT MQTT_USERNAME MQTT_PASSWORD MQTT_PROTOCOL MQTT_CLIENT_ID TOPIC_PREFIX LOG_LEVEL LOG_FORMAT; do
         grep -q "^      $variable:" <<< "$block" || fail "service $service lacks $variable"
@@ -71,7 +42,8 @@ for service in sensors compass position markers; do
     grep -q "^      MQTT_USERNAME: $service$" <<< "$block" || fail "service $service does not connect as user $service"
     grep -q "condition: service_healthy" <<< "$block" || fail "service $service does not wait for a healthy broker"
 done
-echo "check-compose: $compose_file is valid for docker-compose 1.29.2 (and with the dashboard enabled)"
+grep -q '127.0.0.1:8080:8080' <<< "$config" || grep -q 'published: 8080' <<< "$config" || fail "the dashboard does not publish port 8080"
+echo "check-compose: $compose_file is valid for docker-compose 1.29.2"
 
 # 2. The entrypoint scripts against a real broker.
 if ! command -v mosquitto >/dev/null || ! command -v mosquitto_sub >/dev/null || ! command -v mosquitto_passwd >/dev/null; then

@@ -8,7 +8,8 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
     var service: String { String(name.dropFirst("stepcompass-".count)) }
     var description: String { name }
 
-    static let services = ["stepcompass-sensors", "stepcompass-compass", "stepcompass-position", "stepcompass-markers"]
+    static let services = ["stepcompass-sensors", "stepcompass-compass", "stepcompass-position", "stepcompass-markers",
+                                  "stepcompass-dashboard"]
         .map(ServiceExecutable.init(name:))
 
     static var binaryDirectory: URL {
@@ -22,7 +23,8 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
 
     var path: String { Self.binaryDirectory.appendingPathComponent(name).path }
 
-    /// Extra arguments a service needs to start in a test (markers: a local file as the source).
+    /// Extra arguments a service needs to start in a test (markers: a local file as the source; the
+    /// dashboard: a free HTTP port).
     var testArguments: [String] {
         switch service {
         case "markers":
@@ -30,6 +32,8 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
                 .deletingLastPathComponent().appendingPathComponent("Config/markers/sample-markers.geojson")
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("markers-cache-\(UUID().uuidString)")
             return ["--source", sample.path, "--cache-dir", cache.path]
+        case "dashboard":
+            return ["--http-port", "0"]
         default:
             return []
         }

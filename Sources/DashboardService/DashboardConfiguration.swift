@@ -1,0 +1,42 @@
+/// The dashboard's settings: where it listens and how much it keeps.
+public struct DashboardConfiguration: Sendable, Hashable {
+    /// The address to listen on. Loopback by default: the dashboard can send commands and has no login,
+    /// so it is only reachable from elsewhere when asked for (`HTTP_HOST=0.0.0.0`, as in the container).
+    public var httpHost: String
+    /// The HTTP port (the contract's `--http-port`, default 8080); 0 picks a free one.
+    public var httpPort: Int
+    /// Positions kept per device for the walked path.
+    public var pathLimit: Int
+    /// Devices tracked at most.
+    public var maxDevices: Int
+    /// The most events a second per browser for the followed device (coalesced, never queued).
+    public var maxEventRate: Double
+    /// How long a nearest-markers request waits for the marker service, in seconds.
+    public var requestTimeout: Double
+
+    public init(httpHost: String = "127.0.0.1", httpPort: Int = 8080, pathLimit: Int = 2_000, maxDevices: Int = 10_000,
+                maxEventRate: Double = 10, requestTimeout: Double = 5) {
+        self.httpHost = httpHost
+        self.httpPort = httpPort
+        self.pathLimit = pathLimit
+        self.maxDevices = maxDevices
+        self.maxEventRate = maxEventRate
+        self.requestTimeout = requestTimeout
+    }
+
+    /// Checks every value, naming the option that is wrong.
+    public func validate() throws(DashboardServiceError) {
+        guard !httpHost.isEmpty else { throw .invalidConfiguration("--http-host must not be empty") }
+        guard (0...65_535).contains(httpPort) else {
+            throw .invalidConfiguration("--http-port must be 0...65535, got \(httpPort)")
+        }
+        guard pathLimit >= 2 else { throw .invalidConfiguration("--path-limit must be at least 2, got \(pathLimit)") }
+        guard maxDevices >= 1 else { throw .invalidConfiguration("--max-devices must be at least 1, got \(maxDevices)") }
+        guard maxEventRate.isFinite, maxEventRate > 0, maxEventRate <= 100 else {
+            throw .invalidConfiguration("--max-event-rate must be in (0, 100] per second, got \(maxEventRate)")
+        }
+        guard requestTimeout.isFinite, requestTimeout > 0, requestTimeout <= 60 else {
+            throw .invalidConfiguration("--request-timeout must be in (0, 60] seconds, got \(requestTimeout)")
+        }
+    }
+}

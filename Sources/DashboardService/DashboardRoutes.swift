@@ -1,0 +1,154 @@
+import Bus
+import DashboardKit
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceRuntime
+
+/// The dashboard's HTTP interface: the page, its event stream, the state, and the commands it sends.
+///
+/// Every command is checked here and published on the bus as the contract's command; the services do
+/// the work and the change comes back through the event stream, so the page never assumes an outcome.
+struct DashboardRoutes: Sendable {
+    let hub: DashboardHub
+    let files: StaticFiles
+    let bus: any MessageBus
+    let topics: Topics
+    let configuration: DashboardConfiguration
+    let logger: Logger
+
+    /// The largest command body read.
+    private static let maxBody = 16 * 1024
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/") { _, _ in serve("index.html") }
+        router.get("/healthz") { _, _ in JSONResponse.make(["status": "ok"]) }
+        router.get("/api/state") { request, _ in
+            let device = request.uri.queryParameters.get("device").flatMap { $0.isEmpty ? nil : $0 }
+            return JSONResponse.make(await hub.snapshot(device: device))
+        }
+        router.get("/events") { request, _ in events(request) }
+        router.post("/api/devices/:device/bearing-lock") { request, context in
+            await command(request, context) { body throws(CommandError) in try DeviceCommand.bearingLock(body) }
+        }
+        router.post("/api/devices/:device/settings") { request, context in
+            await command(request, context) { body throws(CommandError) in try DeviceCommand.settings(body) }
+        }
+        router.post("/api/devices/:device/calibrate") { request, context in
+            await command(request, context) { body throws(CommandError) in try DeviceCommand.calibrate(body) }
+        }
+        router.post("/api/devices/:device/reset-position") { request, context in
+            await command(request, context) { _ throws(CommandError) in .resetPosition }
+        }
+        router.post("/api/markers/refresh") { _, _ in
+            await publish(BusMessage(topic: topics.markersRefresh, payload: Data("{}".utf8), qos: .atLeastOnce))
+        }
+        router.get("/api/markers/:marker/nearest") { request, context in
+            await nearest(request, context)
+        }
+        // The page's other files, by name (app.js, style.css, icons).
+        router.get("/:file") { _, context in
+            serve(context.parameters.get("file") ?? "")
+        }
+        return router
+    }
+
+    private func serve(_ name: String) -> Response {
+        guard let file = files.file(named: name) else {
+            return Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "not found\n")))
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    /// `GET /events`: the Server-Sent Events stream for one browser.
+    private func events(_ request: Request) -> Response {
+        let requested = request.uri.queryParameters.get("device").flatMap { $0.isEmpty ? nil : String($0) }
+        let stream = EventStream(hub: hub, requestedDevice: requested, maxRate: configuration.maxEventRate, logger: logger)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: ResponseBody { writer in try await stream.write(to: &writer) })
+    }
+
+    /// Reads a command body, checks it, and publishes the command to the device's topic.
+    private func command(
+        _ request: Request, _ context: BasicRequestContext,
+        _ parse: ([String: Any]) throws(CommandError) -> DeviceCommand
+    ) async -> Response {
+        let device = context.parameters.get("device") ?? ""
+        guard DeviceID.isValid(device) else {
+            return JSONResponse.error("badRequest", "invalid device id '\(device)': 1 to 64 of A-Z a-z 0-9 _ -, not a reserved name", status: .badRequest)
+        }
+        var request = request
+        let body: [String: Any]
+        do {
+            let buffer = try await request.collectBody(upTo: Self.maxBody)
+            let bytes = Data(buffer.readableBytesView)
+            let object = bytes.isEmpty ? [String: Any]() : try JSONSerialization.jsonObject(with: bytes)
+            guard let dictionary = object as? [String: Any] else {
+                return JSONResponse.error("badRequest", "the body must be a JSON object", status: .badRequest)
+            }
+            body = dictionary
+        } catch {
+            return JSONResponse.error("badRequest", "the body is not JSON of at most \(Self.maxBody) bytes", status: .badRequest)
+        }
+        let command: DeviceCommand
+        do {
+            command = try parse(body)
+        } catch {
+            return JSONResponse.error("badRequest", error.message, status: .badRequest)
+        }
+        let suffix: Topics.DeviceTopic =
+            switch command {
+            case .lock, .unlock: .commandBearingLock
+            case .north: .commandSettings
+            case .calibrate: .commandCalibrate
+            case .resetPosition: .commandResetPosition
+            }
+        return await publish(BusMessage(topic: topics.device(device, suffix), payload: command.json, qos: .atLeastOnce))
+    }
+
+    private func publish(_ message: BusMessage) async -> Response {
+        do {
+            try await bus.publish(message)
+            logger.info("command sent", metadata: ["topic": "\(message.topic)", "payload": "\(message.text)"])
+            return JSONResponse.make(["published": message.topic], status: .accepted)
+        } catch {
+            logger.warning("command not sent", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+            return JSONResponse.error("busUnavailable", "the command could not be published: \(error)", status: .serviceUnavailable)
+        }
+    }
+
+    /// `GET /api/markers/{id}/nearest?count=3`.
+    private func nearest(_ request: Request, _ context: BasicRequestContext) async -> Response {
+        let marker = context.parameters.get("marker") ?? ""
+        let countText = request.uri.queryParameters.get("count") ?? "3"
+        guard let count = Int(countText), (1...50).contains(count) else {
+            return JSONResponse.error("badRequest", "count must be 1...50, got '\(countText)'", status: .badRequest)
+        }
+        let client = NearestClient(bus: bus, topics: topics, timeout: .milliseconds(Int(configuration.requestTimeout * 1000)))
+        do {
+            switch try await client.nearest(markerID: marker, count: count) {
+            case .timedOut:
+                let seconds = DisplayText.decimal(configuration.requestTimeout, places: 0)
+                return JSONResponse.error("timeout", "the marker service did not answer within \(seconds) s", status: .gatewayTimeout)
+            case .reply(let view):
+                guard let code = view.errorCode else { return JSONResponse.make(view) }
+                let status: HTTPResponse.Status =
+                    switch code {
+                    case "notFound": .notFound
+                    case "notReady": .serviceUnavailable
+                    default: .badRequest
+                    }
+                return JSONResponse.error(code, view.errorText ?? code, status: status)
+            }
+        } catch {
+            return JSONResponse.error("badGateway", "the marker service's reply could not be read: \(error)", status: .badGateway)
+        }
+    }
+}

@@ -1,0 +1,436 @@
+// StepCompass dashboard page.
+//
+// The server's view model (DashboardKit) formats every word and number a person reads; this file only
+// copies those texts into the DOM, computes drawing coordinates for the SVGs, and sends the commands.
+// Live data arrives as Server-Sent Events from /events (the dashboard's HTTP API, Sources/DashboardService).
+'use strict';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const UNIT_KEY = 'stepcompass.elevationUnit';
+const RECONNECT_MS = 3000;
+// Above this many markers the map shows names only as tooltips (and the chosen one), so labels stay legible.
+const MAX_MAP_LABELS = 12;
+
+const page = {
+  chosenDevice: '',      // the device the user picked; '' follows the server's default (the first seen)
+  device: null,          // the last DeviceView
+  source: null,          // the EventSource
+  reconnectTimer: null,
+  markersKey: '',        // what the markers map was last drawn from, to redraw only when it changes
+  markerNames: new Map(),
+  selectedMarker: null,
+  nearestRequest: 0,     // counts marker taps, so a late answer never overwrites a newer one
+  unit: readUnit(),
+};
+
+const $ = (id) => document.getElementById(id);
+
+// Writes only when the text changes: no needless DOM work at ten updates a second, and the aria-live
+// heading is announced only when what it says changes.
+function setText(id, text) {
+  const element = $(id);
+  const value = text ?? '';
+  if (element.textContent !== value) element.textContent = value;
+}
+
+// The hidden attribute rather than the property: SVG elements have no `hidden` property.
+function setHidden(element, hidden) {
+  element.toggleAttribute('hidden', hidden);
+}
+
+// Text that is absent in the view model hides its element instead of leaving an empty line.
+function showText(id, text) {
+  setText(id, text);
+  setHidden($(id), !text);
+}
+
+function svg(name, attributes = {}) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  return element;
+}
+
+// ---- Live connection ------------------------------------------------------------------------------
+
+function connect() {
+  clearTimeout(page.reconnectTimer);
+  if (page.source) page.source.close();
+  const url = page.chosenDevice ? `/events?device=${encodeURIComponent(page.chosenDevice)}` : '/events';
+  const source = new EventSource(url);
+  page.source = source;
+  source.addEventListener('open', () => setText('connection', 'Live'));
+  source.addEventListener('error', () => {
+    setText('connection', 'Reconnecting…');
+    // EventSource retries by itself after a dropped stream, but gives up for good after an HTTP error
+    // (e.g. the server restarting behind a proxy): then we start a new one.
+    if (source.readyState === EventSource.CLOSED && page.source === source) {
+      page.reconnectTimer = setTimeout(connect, RECONNECT_MS);
+    }
+  });
+  listen(source, 'devices', renderDevices);
+  listen(source, 'device', renderDevice);
+  listen(source, 'path', renderPath);
+  listen(source, 'markers', renderMarkers);
+  listen(source, 'services', renderServices);
+}
+
+function listen(source, name, render) {
+  source.addEventListener(name, (event) => {
+    let data;
+    try {
+      data = JSON.parse(event.data);
+    } catch (error) {
+      console.warn(`bad ${name} event`, error);
+      return;
+    }
+    render(data);
+  });
+}
+
+// ---- Devices -------------------------------------------------------------------------------------
+
+function renderDevices({ devices = [], selected }) {
+  const picker = $('device-picker');
+  const wanted = devices.join('\n');
+  if (picker.dataset.devices !== wanted) {
+    picker.dataset.devices = wanted;
+    picker.replaceChildren(...(devices.length ? devices : ['']).map((id) => {
+      const option = document.createElement('option');
+      option.value = id;
+      option.textContent = id || 'Waiting for a device…';
+      return option;
+    }));
+  }
+  picker.disabled = devices.length === 0;
+  picker.value = page.chosenDevice || selected || devices[0] || '';
+}
+
+function renderDevice(view) {
+  page.device = view;
+  setText('steps', view.stepsText);
+  setText('heading', view.headingText);
+  showText('heading-status', view.headingStatusText);
+  setText('accuracy', view.accuracyText);
+  setText('tilt', view.tiltText);
+  showText('interference', view.interferenceText);
+  setText('position', view.positionText);
+  setText('distance', view.distanceText);
+  setText('north', view.northText);
+  setText('north-toggle', view.north === 'magnetic' ? 'Use true north' : 'Use magnetic north');
+  setText('declination', view.declinationText);
+  setText('calibration-text', view.calibration.text);
+  showText('calibration-prompt', view.calibration.prompt);
+  renderRose(view);
+  renderLock(view.bearingLock);
+  renderLocation(view.location);
+  renderPermissions(view.permissions);
+  for (const id of ['lock-button', 'north-toggle', 'calibrate-button', 'reset-position']) $(id).disabled = false;
+}
+
+// The dial turns by the server's unwrapped angle (a heading going from 359° to 1° arrives as 359 then 361):
+// never normalise it here, or the CSS transition would spin the long way round.
+function renderRose(view) {
+  $('rose-dial').style.transform = `rotate(${-view.roseRotation}deg)`;
+  $('rose').setAttribute('aria-label', `Compass rose: ${view.headingText}`);
+}
+
+function renderLock(lock) {
+  setText('lock-text', lock.text);
+  // The label says what the button does; no aria-pressed, which would contradict a changing label.
+  setText('lock-button', lock.locked ? 'Unlock bearing' : 'Lock bearing');
+  $('lock-button').classList.toggle('active', lock.locked);
+  $('lock-panel').classList.toggle('exceeded', lock.exceeded);
+  $('lock-panel').classList.toggle('locked', lock.locked);
+  const mark = $('lock-mark');
+  const drawn = lock.locked && lock.bearing != null;
+  setHidden(mark, !drawn);
+  mark.classList.toggle('exceeded', lock.exceeded);
+  if (!drawn) return;
+  // Drawn on the dial at the locked bearing, so it turns with the rose; the band is the allowed deviation.
+  mark.setAttribute('transform', `rotate(${lock.bearing})`);
+  $('lock-band').setAttribute('d', lock.threshold ? bandPath(lock.threshold, 84, 100) : '');
+}
+
+// An annular sector from -half to +half degrees around "up", between two radii.
+function bandPath(half, inner, outer) {
+  const point = (degrees, radius) => {
+    const radians = (degrees * Math.PI) / 180;
+    return `${(radius * Math.sin(radians)).toFixed(2)},${(-radius * Math.cos(radians)).toFixed(2)}`;
+  };
+  const large = half * 2 > 180 ? 1 : 0;
+  return `M${point(-half, outer)} A${outer},${outer} 0 ${large} 1 ${point(half, outer)} ` +
+    `L${point(half, inner)} A${inner},${inner} 0 ${large} 0 ${point(-half, inner)} Z`;
+}
+
+function renderLocation(location) {
+  setText('location-text', location ? location.text : 'Location: unknown');
+  const link = $('location-link');
+  setHidden(link, !location);
+  if (location && link.getAttribute('href') !== location.mapURL) link.setAttribute('href', location.mapURL);
+  renderElevation();
+}
+
+function renderElevation() {
+  const location = page.device && page.device.location;
+  const feet = page.unit === 'feet';
+  const text = location && (feet ? location.elevationFeetText : location.elevationMetresText);
+  setText('elevation', text || 'Elevation: unknown');
+  setText('elevation-toggle', feet ? 'Show metres' : 'Show feet');
+}
+
+function renderPermissions(permissions) {
+  setText('permissions', permissions.text);
+  showText('permissions-guidance', permissions.guidance);
+}
+
+// ---- Walked path ---------------------------------------------------------------------------------
+
+// Position frame: x north (drawn up), y east (drawn right). The view box follows the path's extent.
+function renderPath({ device, points = [] }) {
+  if (page.device && device !== page.device.id) return;
+  const line = $('path-line');
+  const dot = $('path-dot');
+  const start = $('path-start');
+  const coordinates = points.map((point) => [point.y, -point.x]);
+  line.setAttribute('points', coordinates.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' '));
+  setHidden(dot, coordinates.length === 0);
+  setHidden(start, coordinates.length === 0);
+  if (!coordinates.length) return;
+
+  const xs = coordinates.map(([x]) => x);
+  const ys = coordinates.map(([, y]) => y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  // At least 10 m across, so the first steps do not fill the whole plot; 15 % margin round the path.
+  const side = Math.max(maxX - minX, maxY - minY, 10) * 1.15;
+  const left = (minX + maxX) / 2 - side / 2;
+  const top = (minY + maxY) / 2 - side / 2;
+  $('path-map').setAttribute('viewBox', `${left.toFixed(2)} ${top.toFixed(2)} ${side.toFixed(2)} ${side.toFixed(2)}`);
+  const [lastX, lastY] = coordinates[coordinates.length - 1];
+  placeCircle(dot, lastX, lastY, side * 0.025);
+  placeCircle(start, coordinates[0][0], coordinates[0][1], side * 0.015);
+  drawGrid(left, top, side);
+}
+
+function placeCircle(circle, x, y, radius) {
+  circle.setAttribute('cx', x.toFixed(2));
+  circle.setAttribute('cy', y.toFixed(2));
+  circle.setAttribute('r', radius.toFixed(2));
+}
+
+// A metre grid of 1, 2 or 5 × 10^n so that four to ten lines cross the plot.
+function drawGrid(left, top, side) {
+  const rough = side / 6;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough);
+  const lines = [];
+  for (let x = Math.ceil(left / step) * step; x <= left + side; x += step) {
+    lines.push(svg('line', { x1: x, y1: top, x2: x, y2: top + side, class: x === 0 ? 'axis' : '' }));
+  }
+  for (let y = Math.ceil(top / step) * step; y <= top + side; y += step) {
+    lines.push(svg('line', { x1: left, y1: y, x2: left + side, y2: y, class: y === 0 ? 'axis' : '' }));
+  }
+  $('path-grid').replaceChildren(...lines);
+  setText('path-grid-size', String(step));
+}
+
+// ---- Markers -------------------------------------------------------------------------------------
+
+function renderMarkers(view) {
+  setText('markers-status', view.statusText);
+  showText('markers-error', view.errorText);
+  setHidden($('markers-retry'), !view.retryAvailable);
+  const key = JSON.stringify(view.markers.map((pin) => [pin.id, pin.name, pin.u, pin.v]));
+  if (key === page.markersKey) return;
+  page.markersKey = key;
+  page.markerNames = new Map(view.markers.map((pin) => [pin.id, pin.name]));
+  drawMarkerMap(view.markers);
+  listMarkers(view.markers);
+  highlightMarker();
+}
+
+// u runs west→east and v north→south, both 0…1, straight onto a 100×100 view box.
+function drawMarkerMap(pins) {
+  const labelled = pins.length <= MAX_MAP_LABELS;
+  $('markers-map').replaceChildren(...pins.map((pin) => {
+    const x = (pin.u * 100).toFixed(2);
+    const y = (pin.v * 100).toFixed(2);
+    const group = svg('g', { class: 'pin', 'data-id': pin.id });
+    const title = svg('title');
+    title.textContent = pin.name;
+    const label = svg('text', { x, y: (pin.v * 100 - 2.6).toFixed(2), class: labelled ? 'label' : 'label hover' });
+    label.textContent = pin.name;
+    // A larger transparent circle makes the pin easy to hit with a finger.
+    group.append(title, svg('circle', { cx: x, cy: y, r: 2.4, class: 'hit' }),
+      svg('circle', { cx: x, cy: y, r: 1.6, class: 'dot' }), label);
+    return group;
+  }));
+}
+
+function listMarkers(pins) {
+  $('markers-list').replaceChildren(...pins.map((pin) => {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.id = pin.id;
+    button.textContent = pin.name;
+    button.setAttribute('aria-pressed', 'false');
+    item.append(button);
+    return item;
+  }));
+}
+
+function highlightMarker() {
+  for (const pin of $('markers-map').querySelectorAll('.pin')) {
+    const selected = pin.dataset.id === page.selectedMarker;
+    pin.classList.toggle('selected', selected);
+    // SVG paints in document order: moving the chosen pin last keeps its label above its neighbours.
+    if (selected) pin.parentNode.append(pin);
+  }
+  for (const button of $('markers-list').querySelectorAll('button')) {
+    button.setAttribute('aria-pressed', String(button.dataset.id === page.selectedMarker));
+  }
+}
+
+async function showNearest(id) {
+  page.selectedMarker = id;
+  highlightMarker();
+  const request = ++page.nearestRequest;
+  setText('nearest-title', page.markerNames.get(id) || id);
+  $('nearest-list').replaceChildren();
+  showText('nearest-error', '');
+  $('nearest').setAttribute('aria-busy', 'true');
+  let nearest;
+  let failure;
+  try {
+    const response = await fetch(`/api/markers/${encodeURIComponent(id)}/nearest?count=3`);
+    const body = await response.json().catch(() => null);
+    if (response.ok && body) nearest = body;
+    else failure = errorMessage(body, response);
+  } catch (error) {
+    failure = `Could not reach the dashboard: ${error.message}`;
+  }
+  if (request !== page.nearestRequest) return;
+  $('nearest').removeAttribute('aria-busy');
+  if (failure) {
+    showText('nearest-error', failure);
+    return;
+  }
+  setText('nearest-title', nearest.title);
+  $('nearest-list').replaceChildren(...nearest.items.map((item) => {
+    const entry = document.createElement('li');
+    entry.dataset.id = item.id;
+    entry.textContent = `${item.name} — ${item.distanceText}`;
+    return entry;
+  }));
+  showText('nearest-error', nearest.errorText);
+}
+
+// ---- Services ------------------------------------------------------------------------------------
+
+function renderServices(services) {
+  $('services').replaceChildren(...services.map((service) => {
+    const item = document.createElement('li');
+    item.className = `service ${service.state}`;
+    item.textContent = service.text;
+    return item;
+  }));
+}
+
+// ---- Commands ------------------------------------------------------------------------------------
+
+async function post(path, body) {
+  setText('command-status', '');
+  try {
+    const response = await fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) {
+      const answer = await response.json().catch(() => null);
+      setText('command-status', errorMessage(answer, response));
+    }
+  } catch (error) {
+    setText('command-status', `Could not reach the dashboard: ${error.message}`);
+  }
+}
+
+function errorMessage(body, response) {
+  if (body && body.error && body.error.message) return body.error.message;
+  if (body && body.errorText) return body.errorText;
+  return `The dashboard answered ${response.status} ${response.statusText}`;
+}
+
+function deviceCommand(command, body) {
+  if (!page.device) return;
+  post(`/api/devices/${encodeURIComponent(page.device.id)}/${command}`, body);
+}
+
+// ---- Preferences ---------------------------------------------------------------------------------
+
+// localStorage throws in some private modes; the page then just forgets the choice.
+function readUnit() {
+  try {
+    return localStorage.getItem(UNIT_KEY) === 'feet' ? 'feet' : 'metres';
+  } catch {
+    return 'metres';
+  }
+}
+
+function toggleUnit() {
+  page.unit = page.unit === 'feet' ? 'metres' : 'feet';
+  try {
+    localStorage.setItem(UNIT_KEY, page.unit);
+  } catch {
+    // Not remembered; still switched for this visit.
+  }
+  renderElevation();
+}
+
+// ---- Static drawing and wiring -------------------------------------------------------------------
+
+// Ticks every 10°, longer every 30°, with the bearing written every 30° between the cardinals.
+function drawTicks() {
+  const ticks = [];
+  for (let degrees = 0; degrees < 360; degrees += 10) {
+    const long = degrees % 30 === 0;
+    ticks.push(svg('line', { x1: 0, y1: -100, x2: 0, y2: long ? -86 : -92, transform: `rotate(${degrees})` }));
+    if (long && degrees % 90 !== 0) {
+      const label = svg('text', { x: 0, y: -76, transform: `rotate(${degrees})`, class: 'degrees' });
+      label.textContent = String(degrees);
+      ticks.push(label);
+    }
+  }
+  $('rose-ticks').replaceChildren(...ticks);
+}
+
+function wire() {
+  $('device-picker').addEventListener('change', (event) => {
+    page.chosenDevice = event.target.value;
+    connect();
+  });
+  $('lock-button').addEventListener('click', () => {
+    const locked = page.device && page.device.bearingLock.locked;
+    deviceCommand('bearing-lock', { action: locked ? 'unlock' : 'lock' });
+  });
+  $('north-toggle').addEventListener('click', () => {
+    deviceCommand('settings', { north: page.device && page.device.north === 'magnetic' ? 'true' : 'magnetic' });
+  });
+  $('calibrate-button').addEventListener('click', () => deviceCommand('calibrate', { action: 'start' }));
+  $('reset-position').addEventListener('click', () => deviceCommand('reset-position', {}));
+  $('markers-retry').addEventListener('click', () => post('/api/markers/refresh', {}));
+  $('elevation-toggle').addEventListener('click', toggleUnit);
+  $('markers-list').addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-id]');
+    if (button) showNearest(button.dataset.id);
+  });
+  $('markers-map').addEventListener('click', (event) => {
+    const pin = event.target.closest('.pin');
+    if (pin) showNearest(pin.dataset.id);
+  });
+}
+
+drawTicks();
+wire();
+renderElevation();
+connect();

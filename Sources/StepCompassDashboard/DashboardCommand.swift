@@ -1,0 +1,70 @@
+import ArgumentParser
+import Configuration
+import DashboardService
+import ServiceRuntime
+
+/// `stepcompass-dashboard`: the web dashboard (the live step compass a person looks at).
+@main
+struct DashboardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stepcompass-dashboard",
+        abstract: "StepCompass web dashboard: steps, heading, compass rose, position, bearing lock and markers, live.",
+        discussion: """
+            Serves one page on --http-port (default 8080) that updates live (Server-Sent Events) from the \
+            bus, and sends the page's commands (bearing lock, north, calibration, marker refresh) to the \
+            services. It listens on 127.0.0.1 unless --http-host says otherwise (0.0.0.0 in a container): \
+            the page has no login. Every option can also be set with the environment variable of the same \
+            name (--http-port is HTTP_PORT, --mqtt-host is MQTT_HOST) or in a JSON file (--config, default \
+            Config/dashboard.json). Stop with SIGTERM or Ctrl-C.
+
+            Example: stepcompass-dashboard --mqtt-port 1883 --http-port 8080, then open http://localhost:8080/
+            """)
+
+    @OptionGroup var runtime: RuntimeOptions
+
+    @Option(name: .customLong("http-port"), help: "HTTP port of the page (env HTTP_PORT, default 8080; 0 picks a free port).")
+    var httpPort: Int?
+
+    @Option(name: .customLong("http-host"), help: "Address to listen on (env HTTP_HOST, default 127.0.0.1; 0.0.0.0 for every interface).")
+    var httpHost: String?
+
+    @Option(name: .customLong("path-limit"), help: "Positions kept per device for the walked path (env PATH_LIMIT, default 2000).")
+    var pathLimit: Int?
+
+    @Option(name: .customLong("max-devices"), help: "Devices tracked at most; later ones are ignored (env MAX_DEVICES, default 10000).")
+    var maxDevices: Int?
+
+    @Option(name: .customLong("max-event-rate"), help: "Most live updates a second per browser (env MAX_EVENT_RATE, default 10).")
+    var maxEventRate: Double?
+
+    @Option(name: .customLong("request-timeout"), help: "Seconds to wait for the marker service's nearest-markers reply (env REQUEST_TIMEOUT, default 5).")
+    var requestTimeout: Double?
+
+    func run() async throws {
+        var values = CommandLineValues()
+        values.set("http.port", httpPort)
+        values.set("http.host", httpHost)
+        values.set("path.limit", pathLimit)
+        values.set("max.devices", maxDevices)
+        values.set("max.event.rate", maxEventRate)
+        values.set("request.timeout", requestTimeout)
+        let runner = try await ServiceRunner.prepare(service: "dashboard", options: runtime, commandLine: values.values)
+        let config = runner.config
+        let defaults = DashboardConfiguration()
+        let configuration = DashboardConfiguration(
+            httpHost: config.string(forKey: "http.host", default: defaults.httpHost),
+            httpPort: config.int(forKey: "http.port", default: defaults.httpPort),
+            pathLimit: config.int(forKey: "path.limit", default: defaults.pathLimit),
+            maxDevices: config.int(forKey: "max.devices", default: defaults.maxDevices),
+            maxEventRate: config.double(forKey: "max.event.rate", default: defaults.maxEventRate),
+            requestTimeout: config.double(forKey: "request.timeout", default: defaults.requestTimeout))
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        try await runner.run { context in
+            try await DashboardService(configuration: configuration, context: context).run()
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import ServiceRuntime
+import Testing
+@testable import StepCompassClient
+
+@Suite("Device commands: topics, payloads, checks")
+struct DeviceCommandTests {
+    private func json(_ command: DeviceCommand) -> String { String(decoding: command.payload, as: UTF8.self) }
+
+    @Test("each command's topic and payload follow the contract")
+    func topicsAndPayloads() {
+        #expect(DeviceCommand.lock(bearing: 45, threshold: 10).topic == .commandBearingLock)
+        #expect(json(.lock(bearing: 45, threshold: 10)) == #"{"action":"lock","bearing":45,"threshold":10}"#)
+        #expect(json(.lock(bearing: 12.5, threshold: nil)) == #"{"action":"lock","bearing":12.5}"#)
+        #expect(json(.lock(bearing: nil, threshold: nil)) == #"{"action":"lock"}"#)
+        #expect(json(.unlock) == #"{"action":"unlock"}"#)
+        #expect(DeviceCommand.unlock.topic == .commandBearingLock)
+        #expect(json(.calibrate(reset: false)) == #"{"action":"start"}"#)
+        #expect(json(.calibrate(reset: true)) == #"{"action":"reset"}"#)
+        #expect(DeviceCommand.calibrate(reset: true).topic == .commandCalibrate)
+        #expect(json(.north(.trueNorth)) == #"{"north":"true"}"#)
+        #expect(json(.north(.magnetic)) == #"{"north":"magnetic"}"#)
+        #expect(DeviceCommand.north(.magnetic).topic == .commandSettings)
+        #expect(json(.resetPosition) == "{}")
+        #expect(DeviceCommand.resetPosition.topic == .commandResetPosition)
+        #expect(Topics().device("walker-1", DeviceCommand.resetPosition.topic) == "stepcompass/walker-1/cmd/reset-position")
+    }
+
+    @Test("bearings outside 0..<360 and thresholds outside (0, 180] are refused before sending", arguments: [
+        DeviceCommand.lock(bearing: 360, threshold: nil), .lock(bearing: -0.5, threshold: nil), .lock(bearing: .nan, threshold: nil),
+        .lock(bearing: .infinity, threshold: nil), .lock(bearing: 10, threshold: 0), .lock(bearing: 10, threshold: -3),
+        .lock(bearing: 10, threshold: 181), .lock(bearing: nil, threshold: .nan),
+    ])
+    func invalidLock(command: DeviceCommand) {
+        #expect(throws: StepCompassClientError.self) { try command.validate() }
+        do { try command.validate() } catch { #expect(error.code == .invalidInput) }
+    }
+
+    @Test("valid locks pass", arguments: [
+        DeviceCommand.lock(bearing: 0, threshold: nil), .lock(bearing: 359.99, threshold: 180), .lock(bearing: nil, threshold: 0.5),
+    ])
+    func validLock(command: DeviceCommand) throws {
+        try command.validate()
+    }
+
+    @Test("the summary says what was sent")
+    func summaries() {
+        #expect(DeviceCommand.lock(bearing: 45, threshold: 10).summary(device: "walker-1") == "locked walker-1 at 45° (threshold 10°)")
+        #expect(DeviceCommand.lock(bearing: 12.5, threshold: nil).summary(device: "w") == "locked w at 12.5°")
+        #expect(DeviceCommand.lock(bearing: nil, threshold: nil).summary(device: "w") == "locked w at its current heading")
+        #expect(DeviceCommand.unlock.summary(device: "w") == "unlocked w")
+        #expect(DeviceCommand.north(.magnetic).summary(device: "w") == "set w to magnetic north")
+        #expect(DeviceCommand.resetPosition.summary(device: "w") == "reset the position of w to (0, 0)")
+    }
+
+    @Test("the broker-unreachable message says where and what to do")
+    func brokerUnreachable() {
+        let error = StepCompassClientError.brokerUnreachable(host: "localhost", port: 1883, reason: "Connection refused")
+        #expect(error.message == "cannot reach the MQTT broker at localhost:1883 (connection refused). Start it (make run) or set --mqtt-host/--mqtt-port (MQTT_HOST/MQTT_PORT).")
+        #expect(error.exitCode == 69)
+        let denied = StepCompassClientError.brokerUnreachable(host: "h", port: 1, reason: "the broker refused the connection: Not authorized")
+        #expect(denied.message.contains("--mqtt-username/--mqtt-password"))
+        #expect(StepCompassClientError.invalidInput("x").exitCode == 1)
+    }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The dashboard page in a real browser, for `make test`: a private mosquitto on a free loopback port, the
+# real services from the build folder (the simulated walker at 4x speed, the sample markers), the
+# dashboard on a free HTTP port, then headless Chromium driven by Selenium (scripts/check_dashboard_browser.py):
+# values appear and change as the walker walks, the rose turns, the lock and north buttons reach the bus,
+# a marker shows its three nearest, no console errors. Keeps a screenshot in .build/artifacts/dashboard.png.
+#
+# Usage: scripts/check-dashboard-browser.sh [BIN_DIR]   (default: .build/debug; build first)
+# Installs when missing: Debian's chromium and chromium-driver (apt-get, as root), Selenium from PyPI into
+# .build/venv-browser. Takes about 35 s.
+set -uo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root" || exit 2
+bin="${1:-.build/debug}"
+venv="$root/.build/venv-browser"
+artifacts="$root/.build/artifacts"
+screenshot="$artifacts/dashboard.png"
+services="compass position markers dashboard sensors"
+export PYTHONDONTWRITEBYTECODE=1
+say() { echo "check-dashboard-browser: $*"; }
+die() { echo "check-dashboard-browser: FAILED: $*" >&2; exit 1; }
+
+for service in $services; do
+    [ -x "$bin/stepcompass-$service" ] || { echo "check-dashboard-browser: $bin/stepcompass-$service is missing (swift build first)" >&2; exit 2; }
+done
+
+# Chromium and its WebDriver from Debian (the Selenium Manager download is never used).
+missing=()
+for package in chromium chromium-driver; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        say "installing ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/dev/null \
+            || die "apt-get could not install ${missing[*]}"
+    else
+        echo "check-dashboard-browser: missing packages: ${missing[*]}" >&2
+        echo "install them with:  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+chromium_bin="$(command -v chromium || echo /usr/bin/chromium)"
+chromedriver_bin="$(command -v chromedriver || echo /usr/bin/chromedriver)"
+
+if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then
+    say "installing Selenium into ${venv#"$root"/}"
+    python3 -m venv "$venv" || die "python3 -m venv failed (apt-get install python3-venv)"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check selenium==4.51.0 \
+        || die "pip could not install Selenium from PyPI"
+fi
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+mqtt_port="$(free_port)"
+http_port="$(free_port)"
+while [ "$http_port" = "$mqtt_port" ]; do http_port="$(free_port)"; done
+
+work="$(mktemp -d)"
+pids=()
+broker_pid=""
+status=1
+cleanup() {
+    trap - EXIT INT TERM
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    if [ -n "$broker_pid" ]; then kill -TERM "$broker_pid" 2>/dev/null; wait "$broker_pid" 2>/dev/null; fi
+    if [ "$status" -ne 0 ]; then
+        for log in "$work"/*.log; do
+            [ -s "$log" ] || continue
+            echo "---- tail of $(basename "$log")" >&2
+            tail -n 15 "$log" >&2
+        done
+    fi
+    rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'status=130; exit' INT TERM
+
+cat > "$work/mosquitto.conf" <<CONF
+listener $mqtt_port 127.0.0.1
+allow_anonymous true
+persistence false
+log_dest file $work/mosquitto.log
+$( [ "$(id -u)" -eq 0 ] && echo "user root" )
+CONF
+mosquitto -c "$work/mosquitto.conf" 2>>"$work/mosquitto.log" &
+broker_pid=$!
+for _ in $(seq 1 50); do
+    mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -t '$SYS/broker/version' -C 1 -W 1 >/dev/null 2>&1 && break
+    sleep 0.1
+done
+kill -0 "$broker_pid" 2>/dev/null || die "mosquitto did not start"
+
+mkdir -p "$work/cache" "$artifacts"
+export MQTT_HOST=127.0.0.1
+for service in $services; do
+    case "$service" in
+        markers) extra=(--source Config/markers/sample-markers.geojson --cache-dir "$work/cache") ;;
+        dashboard) extra=(--http-port "$http_port") ;;
+        sensors) extra=(--speed 4) ;;
+        *) extra=() ;;
+    esac
+    "$bin/stepcompass-$service" --mqtt-port "$mqtt_port" --mqtt-client-id "browser-check-$service" "${extra[@]}" \
+        > "$work/$service.log" 2>&1 &
+    pids+=($!)
+done
+
+url="http://127.0.0.1:$http_port/"
+# Python rather than curl: one tool fewer to install.
+python3 - "${url}healthz" <<'PY' || die "the dashboard did not answer ${url}healthz within 15 s"
+import sys, time, urllib.request
+deadline = time.monotonic() + 15
+while True:
+    try:
+        with urllib.request.urlopen(sys.argv[1], timeout=1) as response:
+            if response.status == 200:
+                break
+    except OSError:
+        pass
+    if time.monotonic() > deadline:
+        sys.exit(1)
+    time.sleep(0.15)
+PY
+say "stack up (mqtt $mqtt_port, dashboard $url); driving headless Chromium"
+
+started=$SECONDS
+"$venv/bin/python" scripts/check_dashboard_browser.py --url "$url" --mqtt-port "$mqtt_port" \
+    --screenshot "$screenshot" --chromium "$chromium_bin" --chromedriver "$chromedriver_bin"
+status=$?
+for pid in "${pids[@]}"; do
+    # An exited child stays a zombie until waited for, so kill -0 would still succeed: read its state.
+    grep -qs '^State:[[:space:]]*[^Z]' "/proc/$pid/status" \
+        || { echo "check-dashboard-browser: a service exited during the test (pid $pid)" >&2; status=1; }
+done
+if [ "$status" -eq 0 ]; then
+    say "ok in $((SECONDS - started)) s; screenshot: $screenshot"
+else
+    echo "check-dashboard-browser: FAILED; screenshot: $screenshot" >&2
+fi

@@ -1,0 +1,489 @@
+#!/usr/bin/env python3
+"""Drives the StepCompass dashboard page in headless Chromium, against a running stack.
+
+Started by scripts/check-dashboard-browser.sh, which runs a private broker and the real services; this
+script only talks to the page (Selenium + Debian's chromedriver, no Selenium Manager download) and, to
+see that the page's buttons reach the bus, to the broker with `mosquitto_sub`.
+
+Checks, each reported on its own line (a failed check does not stop the later ones):
+  - the page loads and the browser log has no SEVERE entry (JavaScript errors, failed requests);
+  - the steps, heading and position texts appear in the contract's formats and change as the walker walks;
+  - the rose's dial turns (its transform changes, with a CSS transition) and its label follows the heading;
+  - the lock button publishes cmd/bearing-lock {"action": "lock"} and the page shows "Locked on …",
+    the lock drawn on the rose; a bearing far off the heading shows the red state; the button unlocks;
+  - the north toggle publishes cmd/settings and the page follows the published north;
+  - the markers status says ready; choosing a marker (from the list with the keyboard, and on the map
+    with the mouse) shows its three nearest as "Name — 1.23 mi", ascending;
+  - the elevation toggle switches units and is remembered; the OpenStreetMap link opens in a new tab;
+  - the walked path grows, with the current position's dot;
+  - controls have names, Tab shows a visible focus, the heading is an aria-live region, the rose is a
+    labelled image; light and dark follow prefers-color-scheme.
+Keeps a screenshot (--screenshot) whatever the outcome.
+"""
+import argparse
+import json
+import re
+import queue
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+STEPS = re.compile(r"^Steps: \d[\d,]*$")
+HEADING = re.compile(r"^Heading: \d{1,3}° (N|NE|E|SE|S|SW|W|NW)$")
+POSITION = re.compile(r"^Position: \(–?[\d,]+\.\d m, –?[\d,]+\.\d m\)$")
+NEAREST_ITEM = re.compile(r"^(.+) — (\d[\d,]*\.\d\d) mi$")
+MARKERS_READY = re.compile(r"^Markers: \d[\d,]* markers? ready")
+ROTATE = re.compile(r"^rotate\((-?[\d.e+-]+)deg\)$")
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class Page:
+    """The browser and the few ways the checks read the page."""
+
+    def __init__(self, args):
+        options = Options()
+        options.binary_location = args.chromium
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--window-size={args.window_size}",
+                     "--no-first-run", "--disable-extensions", "--lang=en-US"):
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        # An explicit chromedriver path: Selenium then never tries to download one (Selenium Manager).
+        self.driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
+        self.driver.set_page_load_timeout(20)
+        self.log = []
+
+    def text(self, element_id):
+        return self.driver.execute_script(
+            "const e = document.getElementById(arguments[0]); return e ? e.textContent.trim() : null;", element_id)
+
+    def element(self, element_id):
+        return self.driver.find_element(By.ID, element_id)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def dial_transform(self):
+        return self.js("return document.getElementById('rose-dial').style.transform;")
+
+    def wait(self, what, predicate, timeout):
+        """Polls `predicate` until it returns something truthy; fails with `what` and the last value."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            try:
+                last = predicate()
+            except WebDriverException as error:
+                last = f"WebDriver error: {error.msg}"
+            else:
+                if last:
+                    return last
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"{what} (waited {timeout:.0f} s; last seen: {last!r})")
+            time.sleep(0.2)
+
+    def browser_log(self):
+        entries = self.driver.get_log("browser")
+        self.log.extend(entries)
+        return entries
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except WebDriverException:
+            pass
+
+
+class BusWatch:
+    """`mosquitto_sub` waiting for one message, started (and subscribed) before the click that should publish it."""
+
+    def __init__(self, port, topic, timeout=10):
+        # -d prints the SUBACK, so we know the subscription is in place before clicking: no guessed sleep;
+        # stdbuf makes its output line-buffered in the pipe, or the SUBACK would wait in its buffer.
+        self.process = subprocess.Popen(
+            ["stdbuf", "-oL", "mosquitto_sub", "-d", "-h", "127.0.0.1", "-p", str(port), "-t", topic, "-C", "1", "-W", str(timeout), "-v"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self._until(lambda line: "SUBACK" in line, "mosquitto_sub did not subscribe", 10)
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def _until(self, wanted, failure, timeout):
+        deadline = time.monotonic() + timeout
+        seen = []
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                line = None
+            if line is None:
+                self.process.kill()
+                raise CheckFailed(f"{failure} ({' / '.join(seen[-3:]) or 'no output'})")
+            if wanted(line):
+                return line
+            seen.append(line)
+
+    def message(self):
+        """The topic and JSON payload of the first message (a `-v` line, among the debug lines)."""
+        line = self._until(lambda line: line.startswith("stepcompass/"), "nothing was published", 12)
+        self.process.wait(timeout=5)
+        topic, _, payload = line.partition(" ")
+        return topic, json.loads(payload)
+
+
+def red_dominates(css_colour):
+    match = re.match(r"rgba?\((\d+), (\d+), (\d+)", css_colour or "")
+    if not match:
+        return False
+    r, g, b = (int(v) for v in match.groups())
+    return r > g + 60 and r > b + 60
+
+
+def post(base, path, body):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status
+
+
+# ---- The checks, in order; each gets the page and the options ------------------------------------------
+
+def check_loads(page, args):
+    page.driver.get(args.url)
+    page.wait("the document has the page's title", lambda: page.driver.title == "StepCompass", 10)
+    page.wait("the live connection opens", lambda: page.text("connection") == "Live", 10)
+    device = page.wait("the device picker offers the walker",
+                       lambda: page.js("const p = document.getElementById('device-picker'); return !p.disabled && p.value;"), 20)
+    return f"page loaded, event stream live, device {device!r}"
+
+
+def check_formats(page, args):
+    steps = page.wait("steps appear as 'Steps: N'", lambda: STEPS.match(page.text("steps")) and page.text("steps"), 30)
+    heading = page.wait("heading appears as 'Heading: 270° W'",
+                        lambda: HEADING.match(page.text("heading")) and page.text("heading"), 30)
+    position = page.wait("position appears as 'Position: (12.3 m, –4.5 m)'",
+                         lambda: POSITION.match(page.text("position")) and page.text("position"), 30)
+    return f"{steps!r}, {heading!r}, {position!r}"
+
+
+def check_changes(page, args):
+    first = {name: page.text(name) for name in ("steps", "heading", "position")}
+    first["dial"] = page.dial_transform()
+    seen = {name: {value} for name, value in first.items()}
+
+    angles = []
+
+    def all_changed():
+        current = {name: page.text(name) for name in ("steps", "heading", "position")}
+        current["dial"] = page.dial_transform()
+        for name, value in current.items():
+            seen[name].add(value)
+        match = ROTATE.match(current["dial"] or "")
+        if match:
+            angles.append(float(match.group(1)))
+        for pattern, name in ((STEPS, "steps"), (HEADING, "heading"), (POSITION, "position")):
+            if not pattern.match(current[name]):
+                raise CheckFailed(f"{name} lost its format: {current[name]!r}")
+        return all(len(values) > 1 for values in seen.values())
+
+    try:
+        page.wait("steps, heading, position and the rose all change", all_changed, args.change_timeout)
+    except CheckFailed as error:
+        summary = {name: f"{len(values)} distinct, e.g. {sorted(values, key=str)[:2]}" for name, values in seen.items()}
+        raise CheckFailed(f"{error}; values seen: {summary}") from None
+    # The angle is unwrapped by the server: a jump of nearly a turn between two samples 0.2 s apart
+    # would be the page normalising it, and the transition spinning the long way round.
+    jumps = [(a, b) for a, b in zip(angles, angles[1:]) if abs(b - a) > 300]
+    if jumps:
+        raise CheckFailed(f"the dial jumped by nearly a turn: {jumps[:3]}")
+    return "changed: " + ", ".join(f"{name} {len(values)} values" for name, values in seen.items()) + \
+        f"; dial {min(angles, default=0):.0f}…{max(angles, default=0):.0f}°, no jump over 300°"
+
+
+def check_path(page, args):
+    count = "return document.getElementById('path-line').points.numberOfItems;"
+    first = page.js(count)
+    grown = page.wait(f"the walked path grows beyond its {first} points", lambda: page.js(count) > max(first, 1)
+                      and page.js(count), 15)
+    if page.element("path-dot").get_attribute("hidden") is not None:
+        raise CheckFailed("the current position's dot is hidden")
+    box = page.js("return document.getElementById('path-map').getAttribute('viewBox');")
+    return f"{first} -> {grown} points, view box {box}"
+
+
+def check_rose(page, args):
+    transform = page.dial_transform()
+    if not ROTATE.match(transform or ""):
+        raise CheckFailed(f"the dial's transform is not rotate(…deg): {transform!r}")
+    style = page.js("const s = getComputedStyle(document.getElementById('rose-dial'));"
+                    "return [s.transitionProperty, s.transitionDuration, s.transitionTimingFunction];")
+    if style[0] not in ("transform", "all") or style[1] in ("", "0s"):
+        raise CheckFailed(f"the dial has no transform transition ({style})")
+    duration = f"{style[0]} {style[1]} {style[2]}"
+    label = page.element("rose").get_attribute("aria-label") or ""
+    if page.element("rose").get_attribute("role") != "img" or "Heading" not in label:
+        raise CheckFailed(f"the rose is not a labelled image (aria-label {label!r})")
+    if page.element("heading").get_attribute("aria-live") != "polite":
+        raise CheckFailed("the heading is not in an aria-live=polite region")
+    return f"dial {transform}, transition {duration}, aria-label {label!r}"
+
+
+def check_lock(page, args):
+    if page.text("lock-button") == "Unlock bearing":
+        page.element("lock-button").click()
+        page.wait("unlocked before the test", lambda: page.text("lock-text") == "Not locked", 10)
+    watch = BusWatch(args.mqtt_port, "stepcompass/+/cmd/bearing-lock")
+    page.element("lock-button").click()
+    topic, payload = watch.message()
+    if payload.get("action") != "lock" or not re.match(r"^stepcompass/[^/]+/cmd/bearing-lock$", topic):
+        raise CheckFailed(f"the lock button published {topic} {payload}")
+    text = page.wait("the page shows 'Locked on …'", lambda: page.text("lock-text").startswith("Locked on ") and
+                     page.text("lock-text"), 10)
+    if page.text("lock-button") != "Unlock bearing":
+        raise CheckFailed(f"the lock button offers {page.text('lock-button')!r} once locked")
+    if not page.js("return !document.getElementById('lock-mark').hasAttribute('hidden');"):
+        raise CheckFailed("the locked bearing is not drawn on the rose")
+    return f"published {topic} {json.dumps(payload)}; page: {text!r}"
+
+
+def check_red_band(page, args):
+    """A lock 120° off the heading: the deviation passes the threshold, so the page must turn red."""
+    device = page.js("return document.getElementById('device-picker').value;")
+    heading = int(re.match(r"^Heading: (\d+)°", page.text("heading")).group(1))
+    bearing = (heading + 120) % 360
+    post(args.url.rstrip("/"), f"/api/devices/{device}/bearing-lock",
+         {"action": "lock", "bearing": bearing, "threshold": 10})
+    page.wait("the lock panel turns red (class exceeded)",
+              lambda: page.js("return document.getElementById('lock-panel').classList.contains('exceeded');"), 10)
+    drawn = page.element("lock-mark").get_attribute("transform")
+    if drawn != f"rotate({bearing})":
+        raise CheckFailed(f"the locked bearing {bearing}° is drawn at {drawn!r} on the dial")
+    colour = page.js("return getComputedStyle(document.getElementById('lock-panel')).borderTopColor;")
+    band = page.js("return getComputedStyle(document.getElementById('lock-band')).fill;")
+    if not red_dominates(colour) or not red_dominates(band):
+        raise CheckFailed(f"the exceeded state is not red (panel border {colour}, band {band})")
+    return f"locked on {bearing}°: {page.text('lock-text')!r}, panel {colour}, band {band}"
+
+
+def check_unlock(page, args):
+    watch = BusWatch(args.mqtt_port, "stepcompass/+/cmd/bearing-lock")
+    page.element("lock-button").click()
+    topic, payload = watch.message()
+    if payload.get("action") != "unlock":
+        raise CheckFailed(f"the button of a locked bearing published {payload}")
+    page.wait("the page shows 'Not locked'", lambda: page.text("lock-text") == "Not locked", 10)
+    return f"published {topic} {json.dumps(payload)}"
+
+
+def check_north(page, args):
+    results = []
+    for expected, text in (("magnetic", "Magnetic north"), ("true", "True north")):
+        page.wait(f"the north toggle offers {expected}",
+                  lambda: page.text("north-toggle") == f"Use {expected} north" and not page.element("north-toggle").get_attribute("disabled"), 10)
+        watch = BusWatch(args.mqtt_port, "stepcompass/+/cmd/settings")
+        page.element("north-toggle").click()
+        topic, payload = watch.message()
+        if payload != {"north": expected}:
+            raise CheckFailed(f"the north toggle published {topic} {payload}, expected north {expected}")
+        page.wait(f"the page says {text}", lambda: page.text("north").startswith(text), 10)
+        results.append(f"{topic} {json.dumps(payload)} -> {page.text('north')!r}")
+    return "; ".join(results)
+
+
+def check_markers_ready(page, args):
+    status = page.wait("the markers status says ready", lambda: MARKERS_READY.match(page.text("markers-status"))
+                       and page.text("markers-status"), 20)
+    listed = page.js("return document.querySelectorAll('#markers-list button').length;")
+    pins = page.js("return document.querySelectorAll('#markers-map .pin').length;")
+    if listed < 4 or listed != pins:
+        raise CheckFailed(f"{listed} markers listed and {pins} on the map")
+    if page.js("return !document.getElementById('markers-retry').hasAttribute('hidden');"):
+        raise CheckFailed("the retry button shows while the markers are ready")
+    return f"{status!r}, {listed} markers listed and on the map"
+
+
+def nearest_shown(page, name):
+    """The nearest panel once it shows the answer for `name`: title, items and their marker ids, read at once."""
+    title, items, ids, error = page.js("""
+        const items = [...document.querySelectorAll('#nearest-list li')];
+        return [document.getElementById('nearest-title').textContent, items.map(li => li.textContent),
+                items.map(li => li.dataset.id), document.getElementById('nearest-error').textContent];""")
+    if error:
+        raise CheckFailed(f"nearest of {name} failed: {error!r}")
+    if title != f"Nearest to {name}" or len(items) != 3:
+        return False
+    return title, items, ids
+
+
+def check_nearest_items(marker_id, shown):
+    title, items, ids = shown
+    distances = []
+    for item in items:
+        match = NEAREST_ITEM.match(item)
+        if not match:
+            raise CheckFailed(f"nearest item {item!r} is not 'Name — 1.23 mi'")
+        distances.append(float(match.group(2).replace(",", "")))
+    if distances != sorted(distances):
+        raise CheckFailed(f"nearest distances are not ascending: {items}")
+    if marker_id in ids:
+        raise CheckFailed(f"the marker {marker_id} lists itself among its nearest: {ids}")
+    return f"{title!r}: {items}"
+
+
+def check_nearest_keyboard(page, args):
+    """The second marker of the list, chosen with the keyboard (focus + Enter on its button)."""
+    button = page.driver.find_elements(By.CSS_SELECTOR, "#markers-list button")[1]
+    name, marker_id = button.text, button.get_attribute("data-id")
+    page.js("arguments[0].focus();", button)
+    button.send_keys(Keys.ENTER)
+    shown = page.wait(f"three nearest of {name} after Enter on its list button", lambda: nearest_shown(page, name), 10)
+    if button.get_attribute("aria-pressed") != "true":
+        raise CheckFailed("the chosen marker's button is not marked pressed")
+    return check_nearest_items(marker_id, shown)
+
+
+def check_nearest_map(page, args):
+    """A pin clicked with the mouse on the map: one not chosen yet, and not covered by a neighbour."""
+    page.js("document.getElementById('markers-map').scrollIntoView({block: 'center'});")
+    pin = page.js("""
+        return [...document.querySelectorAll('#markers-map .pin:not(.selected) .dot')].find(dot => {
+          const box = dot.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return hit && hit.closest('.pin') === dot.parentNode;
+        });""")
+    if pin is None:
+        raise CheckFailed("no marker pin can be clicked on its own on the map")
+    marker_id = page.js("return arguments[0].parentNode.dataset.id;", pin)
+    name = page.js("return arguments[0].parentNode.querySelector('title').textContent;", pin)
+    webdriver.ActionChains(page.driver).move_to_element(pin).click().perform()
+    shown = page.wait(f"three nearest of {name} ({marker_id}) after clicking its pin",
+                      lambda: nearest_shown(page, name), 10)
+    return check_nearest_items(marker_id, shown)
+
+
+def check_place(page, args):
+    link = page.wait("the OpenStreetMap link appears",
+                     lambda: not page.js("return document.getElementById('location-link').hasAttribute('hidden');")
+                     and page.element("location-link"), 20)
+    href = link.get_attribute("href")
+    if not href.startswith("https://www.openstreetmap.org/") or link.get_attribute("target") != "_blank" \
+            or "noopener" not in (link.get_attribute("rel") or ""):
+        raise CheckFailed(f"map link {href!r} target {link.get_attribute('target')!r} rel {link.get_attribute('rel')!r}")
+    before = page.text("elevation")
+    page.element("elevation-toggle").click()
+    after = page.wait("the elevation toggle switches the unit", lambda: page.text("elevation") != before
+                      and page.text("elevation"), 5)
+    stored = page.js("return localStorage.getItem('stepcompass.elevationUnit');")
+    if stored not in ("feet", "metres"):
+        raise CheckFailed(f"the unit choice is not remembered (localStorage {stored!r})")
+    page.element("elevation-toggle").click()
+    if not re.match(r"^Elevation: (unknown|–?[\d,]+ m)$", page.text("elevation")):
+        raise CheckFailed(f"elevation after switching back: {page.text('elevation')!r}")
+    return f"{page.text('location-text')!r} link {href}; {before!r} <-> {after!r} (remembered: {stored})"
+
+
+def check_names(page, args):
+    nameless = page.js("""
+        return [...document.querySelectorAll('button, select, a[href]')]
+          .filter(e => !e.hidden && !(e.textContent.trim() || e.getAttribute('aria-label') ||
+                        (e.id && document.querySelector(`label[for="${e.id}"]`))))
+          .map(e => e.outerHTML.slice(0, 80));""")
+    if nameless:
+        raise CheckFailed(f"controls without a name: {nameless}")
+    return "every button, select and link has a name"
+
+
+def check_keyboard_focus(page, args):
+    """Tab moves to a control and the focus is visible (an outline of at least 2 px)."""
+    page.js("document.getElementById('device-picker').focus();")
+    webdriver.ActionChains(page.driver).send_keys(Keys.TAB).perform()
+    focused = page.js("""
+        const e = document.activeElement, s = getComputedStyle(e);
+        return [e.tagName, e.id || e.textContent.trim(), s.outlineStyle, parseFloat(s.outlineWidth)];""")
+    if focused[0] not in ("BUTTON", "SELECT", "A") or focused[2] == "none" or focused[3] < 2:
+        raise CheckFailed(f"after Tab the focus is on {focused[0]} {focused[1]!r} with outline {focused[2]} {focused[3]}px")
+    return f"Tab -> {focused[0].lower()} {focused[1]!r}, outline {focused[2]} {focused[3]:g}px"
+
+
+def check_colour_schemes(page, args):
+    """The page follows prefers-color-scheme: the background differs between light and dark."""
+    backgrounds = {}
+    for scheme in ("dark", "light"):
+        page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                    {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        backgrounds[scheme] = page.js("return getComputedStyle(document.body).backgroundColor;")
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    if backgrounds["dark"] == backgrounds["light"]:
+        raise CheckFailed(f"the same background in light and dark: {backgrounds}")
+    return f"light {backgrounds['light']}, dark {backgrounds['dark']}"
+
+
+def check_console(page, args):
+    severe = [entry for entry in page.browser_log() if entry.get("level") == "SEVERE"]
+    if severe:
+        raise CheckFailed("browser console errors: " + " | ".join(entry["message"] for entry in severe))
+    return f"{len(page.log)} console entries, none SEVERE"
+
+
+# The red band last but two: the screenshot then shows it, with a marker's nearest.
+CHECKS = [check_loads, check_formats, check_changes, check_path, check_rose, check_lock, check_unlock, check_north,
+          check_markers_ready, check_nearest_keyboard, check_nearest_map, check_place, check_red_band,
+          check_names, check_keyboard_focus, check_colour_schemes, check_console]
+# Without the page loaded, or without values, nothing after makes sense.
+FATAL = {check_loads, check_formats}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", required=True, help="the dashboard, e.g. http://127.0.0.1:8080/")
+    parser.add_argument("--mqtt-port", type=int, required=True, help="the broker's port on 127.0.0.1")
+    parser.add_argument("--screenshot", required=True, help="PNG written at the end")
+    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    parser.add_argument("--window-size", default="1280,1300")
+    parser.add_argument("--change-timeout", type=float, default=20)
+    args = parser.parse_args()
+
+    started = time.monotonic()
+    page = Page(args)
+    failures = 0
+    try:
+        for check in CHECKS:
+            name = check.__name__.removeprefix("check_")
+            try:
+                detail = check(page, args)
+                print(f"  ok    {name}: {detail}", flush=True)
+            except (CheckFailed, WebDriverException, subprocess.SubprocessError, OSError, ValueError) as error:
+                failures += 1
+                message = error.msg if isinstance(error, WebDriverException) else error
+                print(f"  FAIL  {name}: {message}", flush=True)
+                if check in FATAL:
+                    break
+        # The heading and the rose at rest, the nearest list shown: the screenshot a person would see.
+        page.js("window.scrollTo(0, 0);")
+        page.driver.save_screenshot(args.screenshot)
+        print(f"  screenshot: {args.screenshot}")
+    finally:
+        page.quit()
+    print(f"  {len(CHECKS)} checks, {failures} failed, {time.monotonic() - started:.1f} s in the browser")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

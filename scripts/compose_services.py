@@ -1,0 +1,502 @@
+#!/usr/bin/env python3
+"""Plans the run of scripts/check-compose-services.sh: the compose file's services on this machine.
+
+Input: the configuration `docker-compose config` resolved (so every ${VAR:-default}, YAML anchor and
+relative path is exactly what Compose would use), compose/Dockerfile (the image: WORKDIR, ENV,
+ENTRYPOINT, what COPY puts where) and the build's bin folder. Output: one folder per process under
+WORK/plan/ with NUL-separated files the shell script runs as they are (argv, env, health = the
+health check's argv) plus small text files (cwd, client_id, status_topic, grace, signal). Every
+change made to the compose values is printed, one line each.
+
+Only what Docker itself provides is replaced, because that is what differs between a container and
+this machine; everything else (the command, its flags, every other variable) is run verbatim, so a
+mistake there fails here as it would in the container:
+  - the network: MQTT_HOST names the broker service (compose's DNS) -> 127.0.0.1, and its container
+    port (MQTT_PORT, the broker's `listener`) -> a free loopback port; HTTP_PORT -> a free port;
+    the internet -> the repository's sample marker file (SOURCE), so no test needs it;
+  - the volumes: a named volume shared with the broker -> the folder the broker's entrypoint wrote
+    (e.g. a service's secrets -> its generated password, through MQTT_PASSWORD_FILE); any other
+    volume -> a temporary folder;
+  - the image: WORKDIR and the files COPY puts in it -> a temporary copy laid out the same way (so
+    Config/<service>.json is found exactly as in the container), the stepcompass-* executables the
+    image would hold -> the build's bin folder, the entrypoint scripts -> the repository's.
+The values that cannot be substituted faithfully are checked instead and fail the plan: MQTT_HOST must
+name the broker, MQTT_PORT must be the port the broker listens on, HTTP_PORT must be a published
+container port, and every variable a service gets must be one its executable reads (its --help).
+
+Usage: compose_services.py RESOLVED_YML DOCKERFILE BIN_DIR WORK_DIR   (run with PyYAML available)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+# The debian:bookworm-slim default, which the Dockerfile's ENV PATH="/app/bin:${PATH}" extends.
+BASE_IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# Where compose/broker-entrypoint.sh writes the read-only viewer's password (inside the broker).
+VIEWER_SECRET = "/secrets/clients/viewer"
+# Stands in for the internet: the markers' SOURCE, relative to the image's WORKDIR (COPY Config).
+SAMPLE_MARKERS = "Config/markers/sample-markers.geojson"
+
+
+class PlanError(Exception):
+    """A compose value that would not work in the containers either."""
+
+
+def log(message: str) -> None:
+    print(f"  {message}", flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def argv_of(value: object) -> list[str]:
+    """A compose command/entrypoint: a list, or a string split like a shell (Compose does the same)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return shlex.split(value)
+    return [str(v) for v in value]
+
+
+def seconds(duration: object, default: float) -> float:
+    """A compose duration ("15s", "1m30s", "500ms") in seconds."""
+    if duration is None:
+        return default
+    total = 0.0
+    for number, unit in re.findall(r"([0-9.]+)(ms|us|h|m|s)", str(duration)):
+        total += float(number) * {"h": 3600, "m": 60, "s": 1, "ms": 0.001, "us": 1e-6}[unit]
+    return total or default
+
+
+def volume_specs(service: dict) -> list[tuple[str, str, bool]]:
+    """(source, target, is_bind) of every volume of a service, short or long syntax."""
+    specs = []
+    for volume in service.get("volumes") or []:
+        if isinstance(volume, dict):
+            source, target = str(volume.get("source", "")), str(volume["target"])
+            bind = volume.get("type") == "bind"
+        else:
+            parts = str(volume).split(":")
+            if len(parts) == 1:
+                source, target = "", parts[0]
+            else:
+                source, target = parts[0], parts[1]
+            bind = source.startswith(("/", "."))
+        specs.append((source, target.rstrip("/") or "/", bind))
+    return specs
+
+
+def container_ports(service: dict) -> set[str]:
+    ports = set()
+    for port in service.get("ports") or []:
+        if isinstance(port, dict):
+            ports.add(str(port["target"]))
+        else:
+            ports.add(str(port).split("/")[0].split(":")[-1])
+    return ports
+
+
+def under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix.rstrip("/") + "/")
+
+
+def defaults_of_script(script: Path) -> dict[str, str]:
+    """The absolute-path defaults `${VAR:-/path}` of an entrypoint or health check script."""
+    return dict(re.findall(r"\$\{([A-Z][A-Z0-9_]*):-(/[^}]*)\}", script.read_text()))
+
+
+def variables_of_script(script: Path) -> set[str]:
+    return set(re.findall(r"\$\{?([A-Z][A-Z0-9_]*)", script.read_text()))
+
+
+@dataclass
+class Image:
+    """The final stage of compose/Dockerfile, laid out under `root` the way the image's file system is."""
+
+    root: Path
+    workdir: str = "/"
+    env: dict[str, str] = field(default_factory=dict)
+    entrypoint: list[str] = field(default_factory=list)
+    copies: list[tuple[str, str]] = field(default_factory=list)  # (container path, what it is here)
+    scripts: dict[str, Path] = field(default_factory=dict)  # container path -> repository file
+
+    def script(self, word: str) -> Path | None:
+        """The repository file of a script the image holds, named by its path or (found on PATH) its name."""
+        for path, source in self.scripts.items():
+            if word == path or ("/" not in word and os.path.basename(path) == word):
+                return source
+        return None
+
+    def local(self, path: str) -> str | None:
+        """The local path of a container path the image provides, or None."""
+        for container, _ in sorted(self.copies, key=lambda c: -len(c[0])):
+            if under(path, container):
+                return str(self.root) + path
+        if under(path, self.workdir):
+            return str(self.root) + path
+        return None
+
+
+def instructions(dockerfile: Path) -> list[tuple[str, str]]:
+    text = re.sub(r"\\\n", " ", dockerfile.read_text())
+    result = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        keyword, _, rest = line.partition(" ")
+        result.append((keyword.upper(), rest.strip()))
+    return result
+
+
+def build_image(dockerfile: Path, bin_dir: Path, root: Path) -> Image:
+    steps = instructions(dockerfile)
+    last_from = max(i for i, (k, _) in enumerate(steps) if k == "FROM")
+    image = Image(root=root)
+    # The executables the build stage stages: stepcompass-* minus the Dockerfile's `! -name` exclusions.
+    excluded = set()
+    for keyword, rest in steps[:last_from]:
+        if keyword == "RUN":
+            excluded |= set(re.findall(r"! -name '([^']+)'", rest))
+    chmods: list[tuple[str, list[str]]] = []
+    for keyword, rest in steps[last_from + 1 :]:
+        if keyword == "WORKDIR":
+            image.workdir = rest
+        elif keyword == "ENV":
+            for token in shlex.split(rest):
+                key, _, value = token.partition("=")
+                image.env[key] = value.replace("${PATH}", BASE_IMAGE_PATH).replace("$PATH", BASE_IMAGE_PATH)
+        elif keyword == "ENTRYPOINT":
+            image.entrypoint = json.loads(rest) if rest.startswith("[") else ["/bin/sh", "-c", rest]
+        elif keyword == "COPY":
+            words = shlex.split(rest)
+            stage = next((w.split("=", 1)[1] for w in words if w.startswith("--from=")), None)
+            paths = [w for w in words if not w.startswith("--")]
+            *sources, target = paths
+            target_dir = target.endswith("/")
+            target = target.rstrip("/")
+            for source in sources:
+                if stage is not None:
+                    # The build stage's staging folder: here, the build's bin folder.
+                    local = root / target.lstrip("/")
+                    local.mkdir(parents=True, exist_ok=True)
+                    for entry in sorted(bin_dir.iterdir()):
+                        wanted = (
+                            entry.name.startswith("stepcompass-")
+                            and entry.name not in excluded
+                            and entry.is_file()
+                            and os.access(entry, os.X_OK)
+                        ) or (entry.is_dir() and entry.name.endswith(".resources"))
+                        if wanted:
+                            (local / entry.name).symlink_to(entry)
+                    image.copies.append((target, f"the build's {bin_dir}"))
+                    continue
+                src = REPO / source
+                dest = target + "/" + src.name if target_dir else target
+                local = root / dest.lstrip("/")
+                local.parent.mkdir(parents=True, exist_ok=True)
+                if src.is_dir():
+                    shutil.copytree(src, local, dirs_exist_ok=True)
+                else:
+                    shutil.copy2(src, local)
+                    image.scripts[dest] = src
+                image.copies.append((dest, str(src.relative_to(REPO))))
+        elif keyword == "RUN":
+            chmods += [(m, p.split()) for m, p in re.findall(r"chmod (0?[0-7]{3,4}) ([^&;]+)", rest)]
+    for mode, paths in chmods:
+        for path in paths:
+            local = root / path.lstrip("/")
+            if local.exists():
+                local.chmod(int(mode, 8))
+    (root / image.workdir.lstrip("/")).mkdir(parents=True, exist_ok=True)
+    return image
+
+
+def image_path_variable(image: Image) -> str:
+    """The image's PATH, each entry the image provides first as its local copy, then the host's own."""
+    entries = []
+    for entry in image.env.get("PATH", BASE_IMAGE_PATH).split(":"):
+        local = str(image.root) + entry
+        if os.path.isdir(local):
+            entries.append(local)
+        if os.path.isdir(entry):
+            entries.append(entry)
+    return ":".join(dict.fromkeys(entries))
+
+
+def write_nul(path: Path, items: list[str]) -> None:
+    path.write_bytes(b"".join(item.encode() + b"\0" for item in items))
+
+
+def write_env(path: Path, env: dict[str, str]) -> None:
+    write_nul(path, [f"{key}={value}" for key, value in env.items()])
+
+
+@dataclass
+class Broker:
+    name: str
+    aliases: set[str]
+    port: str  # the port it listens on inside its container
+    local_port: int
+    volumes: dict[str, str]  # named volume -> local folder
+    root: Path
+
+
+def plan_broker(config: dict, work: Path) -> Broker:
+    services = config["services"]
+    candidates = [
+        name
+        for name, service in services.items()
+        if any("broker-entrypoint" in word for word in argv_of(service.get("entrypoint")))
+    ]
+    if len(candidates) != 1:
+        raise PlanError(f"expected one service whose entrypoint is broker-entrypoint.sh, found {candidates}")
+    name = candidates[0]
+    broker = services[name]
+    root = work / "broker-root"
+    out = work / "plan" / "broker"
+    out.mkdir(parents=True)
+    print(f"broker '{name}' ({broker.get('image')}): its configuration, files and volumes under {root}")
+
+    # Its volumes: bind-mounted files copied in place, named volumes as empty folders.
+    named: dict[str, str] = {}
+    config_files: list[Path] = []
+    for source, target, bind in volume_specs(broker):
+        local = root / target.lstrip("/")
+        if bind:
+            local.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, local)
+            if local.suffix == ".conf":
+                config_files.append(local)
+        else:
+            local.mkdir(parents=True, exist_ok=True)
+            if source:
+                named[source] = str(local)
+    roots = {"/" + target.strip("/").split("/")[0] for _, target, _ in volume_specs(broker)}
+
+    def map_path(match: re.Match[str]) -> str:
+        path = match.group(0)
+        return str(root) + path if any(under(path, r) for r in roots) else path
+
+    path_pattern = re.compile(r"(?<![\w$./-])/[\w./-]+")
+
+    # The listener: the port compose publishes must be the one mosquitto listens on.
+    published = container_ports(broker)
+    listen_ports = set()
+    local_port = free_port()
+    for conf in config_files:
+        lines = []
+        for line in conf.read_text().splitlines():
+            if not line.lstrip().startswith("#"):
+                listener = re.match(r"^\s*listener\s+(\d+)(\s+\S+)?\s*$", line)
+                if listener:
+                    listen_ports.add(listener.group(1))
+                    line = f"listener {local_port} 127.0.0.1"
+                    log(f"{conf.name}: listener {listener.group(1)} -> {line} (the published port -> a free loopback port)")
+                else:
+                    line = path_pattern.sub(map_path, line)
+            lines.append(line)
+        conf.write_text("\n".join(lines) + "\n")
+    if len(listen_ports) != 1:
+        raise PlanError(f"the broker's configuration has listeners {sorted(listen_ports)}; expected exactly one")
+    port = listen_ports.pop()
+    if published and port not in published:
+        raise PlanError(f"the broker listens on {port} but compose publishes container port(s) {sorted(published)}")
+    log(f"container paths {sorted(roots)} -> under {root}")
+
+    # Entrypoint + command, paths mapped; executables that are not where the image has them -> PATH.
+    argv = argv_of(broker.get("entrypoint")) + argv_of(broker.get("command"))
+    mapped = []
+    for i, word in enumerate(argv):
+        local = path_pattern.sub(map_path, word)
+        if local == word and word.startswith("/") and not os.path.exists(word):
+            found = shutil.which(os.path.basename(word))
+            if not found:
+                raise PlanError(f"'{os.path.basename(word)}' (the broker's {word}) is not installed here")
+            log(f"{word} -> {found}")
+            local = found
+        mapped.append(local)
+    write_nul(out / "argv", mapped)
+
+    # Its environment, plus the entrypoint's own path variables pointing into the local root.
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": str(root)}
+    env.update({k: "" if v is None else str(v) for k, v in (broker.get("environment") or {}).items()})
+    script = next((Path(mapped[i]) for i, w in enumerate(argv) if "broker-entrypoint" in w), None)
+    for variable, default in defaults_of_script(script).items():
+        if variable not in env:
+            env[variable] = str(root) + default
+            log(f"{variable}={env[variable]} (the entrypoint's default {default}, in the local root)")
+    if "STEPCOMPASS_APP_UID" in env:
+        log(f"STEPCOMPASS_APP_UID={env['STEPCOMPASS_APP_UID']} -> {os.getuid()} (the image's user is this user here)")
+        env["STEPCOMPASS_APP_UID"] = str(os.getuid())
+    write_env(out / "env", env)
+
+    # Its health check (what depends_on: service_healthy waits for), with the same substitutions.
+    test = argv_of((broker.get("healthcheck") or {}).get("test"))
+    if test and test[0] == "CMD-SHELL":
+        command = test[1].replace("$$", "$")
+        local = re.sub(rf"(-p\s+){port}\b", rf"\g<1>{local_port}", path_pattern.sub(map_path, command))
+        write_nul(out / "health", ["sh", "-c", local])
+        log(f"health check: {local}")
+    elif test and test[0] == "CMD":
+        write_nul(out / "health", [path_pattern.sub(map_path, w) for w in test[1:]])
+    (out / "cwd").write_text(str(root))
+    (out / "viewer_password_file").write_text(str(root) + VIEWER_SECRET)
+    (out / "port").write_text(str(local_port))
+    aliases = {name, str(broker.get("container_name", name)), str(broker.get("hostname", name))}
+    return Broker(name, aliases, port, local_port, named, root)
+
+
+def help_variables(executable: str) -> set[str]:
+    """The variables an executable reads: --some-option is SOME_OPTION, plus every `env NAME` in --help."""
+    result = subprocess.run([executable, "--help"], capture_output=True, text=True, timeout=20)
+    text = " ".join((result.stdout + result.stderr).split())
+    names = {o.upper().replace("-", "_") for o in re.findall(r"--([a-z][a-z0-9-]*)", text)}
+    return names | set(re.findall(r"\benv ([A-Z][A-Z0-9_]*)", text))
+
+
+def plan_service(name: str, service: dict, broker: Broker, image: Image, work: Path, bin_dir: Path) -> None:
+    out = work / "plan" / name
+    out.mkdir(parents=True)
+    command = argv_of(service.get("command"))
+    entrypoint = argv_of(service["entrypoint"]) if "entrypoint" in service else image.entrypoint
+    print(f"service '{name}': {shlex.join(entrypoint + command)}")
+
+    # Its volumes: shared with the broker -> the broker's folder; otherwise a temporary folder.
+    volumes: list[tuple[str, str]] = []
+    for source, target, bind in volume_specs(service):
+        if bind:
+            local = source
+        elif source in broker.volumes:
+            local = broker.volumes[source]
+        else:
+            local = str(work / "volumes" / (source or f"{name}-anonymous{len(volumes)}"))
+            os.makedirs(local, exist_ok=True)
+        volumes.append((target, local))
+        log(f"volume {source or '(anonymous)'}:{target} -> {local}")
+
+    def local_path(path: str) -> str | None:
+        for target, local in sorted(volumes, key=lambda v: -len(v[0])):
+            if under(path, target):
+                return local + path[len(target) :]
+        return image.local(path)
+
+    env = dict(image.env)
+    env["PATH"] = image_path_variable(image)
+    env["HOME"] = image.local(image.workdir) or str(work)
+    for key, value in (service.get("environment") or {}).items():
+        if value is None:
+            log(f"{key} has no value and the environment is clean: unset, as in the container")
+            continue
+        env[key] = str(value)
+
+    # The substitutions: only what Docker's network and volumes provide.
+    if "MQTT_HOST" in env:
+        if env["MQTT_HOST"] not in broker.aliases:
+            raise PlanError(f"{name}: MQTT_HOST={env['MQTT_HOST']} is not the broker service ({sorted(broker.aliases)})")
+        log(f"MQTT_HOST={env['MQTT_HOST']} -> 127.0.0.1 (the compose network's name of the broker)")
+        env["MQTT_HOST"] = "127.0.0.1"
+    if "MQTT_PORT" in env:
+        if env["MQTT_PORT"] != broker.port:
+            raise PlanError(f"{name}: MQTT_PORT={env['MQTT_PORT']} but the broker listens on {broker.port}")
+        log(f"MQTT_PORT={env['MQTT_PORT']} -> {broker.local_port} (the broker's port on this machine)")
+        env["MQTT_PORT"] = str(broker.local_port)
+    if "HTTP_PORT" in env:
+        published = container_ports(service)
+        if published and env["HTTP_PORT"] not in published:
+            raise PlanError(f"{name}: HTTP_PORT={env['HTTP_PORT']} is not a published container port {sorted(published)}")
+        port = free_port()
+        log(f"HTTP_PORT={env['HTTP_PORT']} -> {port} (a free port; the container's is published by Docker)")
+        env["HTTP_PORT"] = str(port)
+    if re.match(r"https?://", env.get("SOURCE", "")):
+        log(f"SOURCE={env['SOURCE']} -> {SAMPLE_MARKERS} (the repository's sample, in the image: no internet)")
+        env["SOURCE"] = SAMPLE_MARKERS
+    for key, value in list(env.items()):
+        if key != "PATH" and value.startswith("/"):
+            local = local_path(value)
+            if local is not None and local != value:
+                log(f"{key}={value} -> {local} (its volume or image path here)")
+                env[key] = local
+    # The image's scripts that run with this environment (the entrypoint, the health check): their
+    # path defaults (the password file in the secrets volume) point into the volumes here.
+    health = argv_of((service.get("healthcheck") or {}).get("test"))
+    scripts = [image.script(word) for word in entrypoint[:1] + (health[1:2] if health[:1] == ["CMD"] else [])]
+    for script in dict.fromkeys(s for s in scripts if s is not None):
+        for variable, default in defaults_of_script(script).items():
+            local = local_path(default)
+            if variable not in env and local is not None and local != default:
+                log(f"{variable}={local} ({script.name}'s default {default}, through its volume)")
+                env[variable] = local
+
+    # Every variable must be one the executable (or the image's scripts) reads: a misspelt name would
+    # otherwise be ignored silently, in the container as here.
+    executable = bin_dir / command[0] if command else None
+    if executable is not None and executable.is_file():
+        known = help_variables(str(executable)) | {"PATH", "HOME"} | set(image.env)
+        for script in image.scripts.values():
+            known |= variables_of_script(script)
+        unknown = sorted(set(service.get("environment") or {}) - known)
+        if unknown:
+            raise PlanError(f"{name}: {', '.join(unknown)} set in compose but not read by {command[0]} (see its --help)")
+
+    write_nul(out / "argv", entrypoint + command)
+    write_env(out / "env", env)
+    (out / "cwd").write_text(image.local(image.workdir) or str(REPO))
+    if health and health[0] == "CMD":
+        write_nul(out / "health", health[1:])
+    elif health and health[0] == "CMD-SHELL":
+        write_nul(out / "health", ["sh", "-c", health[1].replace("$$", "$")])
+    timeout = seconds((service.get("healthcheck") or {}).get("timeout"), 30)
+    (out / "health_timeout").write_text(f"{timeout:g}")
+    (out / "client_id").write_text(env.get("MQTT_CLIENT_ID", f"stepcompass-{name}"))
+    prefix = env.get("TOPIC_PREFIX", "stepcompass")
+    (out / "status_topic").write_text(f"{prefix}/services/{name}/status")
+    (out / "grace").write_text(f"{seconds(service.get('stop_grace_period'), 10):g}")
+    (out / "signal").write_text(str(service.get("stop_signal", "SIGTERM")).removeprefix("SIG"))
+
+
+def main() -> int:
+    resolved, dockerfile, bin_dir, work = sys.argv[1:5]
+    work_dir = Path(work)
+    bin_path = Path(bin_dir).resolve()
+    config = yaml.safe_load(Path(resolved).read_text())
+    try:
+        broker = plan_broker(config, work_dir)
+        image = build_image(Path(dockerfile), bin_path, work_dir / "image")
+        print(f"image: WORKDIR {image.workdir} -> {image.local(image.workdir)}; ENTRYPOINT {image.entrypoint}; "
+              + "; ".join(f"{c} <- {s}" for c, s in image.copies))
+        # Every service whose command runs a stepcompass-* executable (the dashboard too, once enabled).
+        names = [
+            name
+            for name, service in config["services"].items()
+            if argv_of(service.get("command"))[:1] and argv_of(service.get("command"))[0].startswith("stepcompass-")
+        ]
+        if not names:
+            raise PlanError("no service runs a stepcompass-* command")
+        for name in names:
+            plan_service(name, config["services"][name], broker, image, work_dir, bin_path)
+    except PlanError as error:
+        print(f"compose_services: {error}", file=sys.stderr)
+        return 1
+    (work_dir / "plan" / "services").write_text("\n".join(names) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
