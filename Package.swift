@@ -114,7 +114,7 @@ let package = Package(
         serviceExecutable("stepcompass-dashboard", module: "StepCompassDashboard", dependencies: ["DashboardService"]),
         .executableTarget(
             name: "StepCompassCLI",
-            dependencies: ["StepCompassClient", "ServiceRuntime", "Bus", "DashboardKit", argumentParser, configuration, log],
+            dependencies: ["StepCompassClient", "ServiceRuntime", "Bus", "MosquittoBus", "DashboardKit", argumentParser, configuration, log],
             path: "Sources/StepCompassCLI"
         ),
         .executableTarget(

@@ -13,6 +13,11 @@ public struct CompassConfiguration: Sendable, Hashable {
     /// Seconds of the service's wall clock without an IMU sample after which a device is `stale`
     /// (`--stale-after`, default 5).
     public var staleAfter: Double
+    /// How long, in seconds, the start-up restore waits after the last retained `heading` or `bearing-lock`
+    /// message before it decides the broker has sent them all (retained messages come in one burst right after
+    /// the subscription is acknowledged; MQTT has no end-of-retained marker). Not a command-line option: 0.2 s
+    /// suits a broker; tests on the in-memory bus, which delivers them during `subscribe`, use less.
+    public var restoreQuietPeriod: Double = 0.2
 
     /// Creates a configuration.
     /// - Parameters:
@@ -41,6 +46,9 @@ public struct CompassConfiguration: Sendable, Hashable {
         }
         guard staleAfter.isFinite, staleAfter > 0 else {
             throw .invalidConfiguration("--stale-after must be a finite number > 0, not \(staleAfter)")
+        }
+        guard restoreQuietPeriod.isFinite, restoreQuietPeriod >= 0 else {
+            throw .invalidConfiguration("the restore quiet period must be a finite number ≥ 0, not \(restoreQuietPeriod)")
         }
     }
 

@@ -41,15 +41,55 @@ actor CompassEngine {
 
     /// Applies one received message; a bad one is reported on the error topic and dropped.
     func handle(_ message: BusMessage) async {
+        let device: String
         do {
-            try apply(message)
+            device = try apply(message)
         } catch {
             outbox.removeAll(keepingCapacity: true)
             await context.errors.reject(message, reason: error.message)
             return
         }
-        guard !outbox.isEmpty, let device = context.topics.parseDeviceTopic(message.topic)?.device else { return }
+        guard !outbox.isEmpty else { return }
         await publish(for: device)
+    }
+
+    /// When the start-up restore last received a message (or began).
+    private(set) var lastRestoreActivity: ContinuousClock.Instant?
+    /// The number of bearing locks and north settings restored at start-up.
+    private(set) var restored = (locks: 0, settings: 0)
+
+    /// Marks the start of the restore, so its quiet period counts from the subscription.
+    func beginRestore() {
+        lastRestoreActivity = clock.now
+    }
+
+    /// Applies one message of the start-up restore: a retained `bearing-lock` or `heading` published by an
+    /// earlier run. Live (non-retained) messages are ignored; a bad one is reported and dropped.
+    func restore(_ message: BusMessage) async {
+        lastRestoreActivity = clock.now
+        guard message.retain, !message.payload.isEmpty else { return }
+        do {
+            try applyRestore(message)
+        } catch {
+            await context.errors.reject(message, reason: error.message)
+        }
+    }
+
+    private func applyRestore(_ message: BusMessage) throws(InputError) {
+        guard let (device, topic) = context.topics.parseDeviceTopic(message.topic) else {
+            throw InputError("'\(message.topic.prefix(80))' is not a topic the compass service restores")
+        }
+        try DeviceID.validate(device)
+        switch topic {
+        case .bearingLock:
+            let input = try decoder.decode(RetainedBearingLock.self, from: message.payload)
+            if try self.device(device).restoreLock(input) { restored.locks += 1 }
+        case .heading:
+            let input = try decoder.decode(RetainedHeading.self, from: message.payload)
+            if try self.device(device).restoreNorth(input) { restored.settings += 1 }
+        default:
+            throw InputError("the compass service does not restore '\(topic.rawValue)' topics")
+        }
     }
 
     /// The timer: stale devices and held headings whose window has ended.
@@ -58,17 +98,22 @@ actor CompassEngine {
         // Collect first, publish after: a message handled while a publish is suspended may add a
         // device, which would invalidate the dictionary's indices.
         var due: [(device: String, messages: [DeviceCompass.Outbound])] = []
-        for index in devices.indices {
-            var messages: [DeviceCompass.Outbound] = []
-            devices.values[index].tick(at: moment, into: &messages)
-            if !messages.isEmpty { due.append((devices.keys[index], messages)) }
+        var messages: [DeviceCompass.Outbound] = []
+        for (id, device) in devices {
+            device.tick(at: moment, into: &messages)
+            if !messages.isEmpty {
+                due.append((id, messages))
+                messages.removeAll(keepingCapacity: true)
+            }
         }
         for (device, messages) in due {
             await publish(messages, for: device)
         }
     }
 
-    private func apply(_ message: BusMessage) throws(InputError) {
+    /// Applies a message to its device's state.
+    /// - Returns: The device it was for.
+    private func apply(_ message: BusMessage) throws(InputError) -> String {
         guard let (device, topic) = context.topics.parseDeviceTopic(message.topic) else {
             throw InputError("'\(message.topic.prefix(80))' is not a topic of the compass service")
         }
@@ -76,10 +121,15 @@ actor CompassEngine {
         let moment = now()
         switch topic {
         case .imu:
-            let input = try decoder.decode(IMUInput.self, from: message.payload)
+            let input: IMUInput
+            if let fast = FastIMUPayload.parse(message.payload, maximumSize: decoder.maximumSize) {
+                input = fast
+            } else {
+                input = try decoder.decode(IMUInput.self, from: message.payload)
+            }
             try input.validate()
             let date = try SampleTime.date(input.timestamp, received: moment.date)
-            try devices[device, default: makeDevice()].sample(input, date: date, at: moment, into: &outbox)
+            try self.device(device).sample(input, date: date, at: moment, into: &outbox)
         case .location:
             let input = try decoder.decode(LocationInput.self, from: message.payload)
             _ = try SampleTime.date(input.timestamp, received: moment.date)
@@ -91,42 +141,47 @@ actor CompassEngine {
             } catch {
                 throw InputError(error.detail.isEmpty ? error.name : error.detail)
             }
-            devices[device, default: makeDevice()].locate(environment, at: moment, into: &outbox)
+            self.device(device).locate(environment, at: moment, into: &outbox)
         case .permissions:
             let input = try decoder.decode(PermissionsInput.self, from: message.payload)
             if let location = input.location { _ = try SensorPermission.parse(location, field: "location") }
-            guard let motion = input.motion else { return }
+            guard let motion = input.motion else { return device }
             let permission = try SensorPermission.parse(motion, field: "motion")
-            devices[device, default: makeDevice()].permit(motion: permission, at: moment, into: &outbox)
+            self.device(device).permit(motion: permission, at: moment, into: &outbox)
         case .commandSettings:
             let input = try decoder.decode(SettingsCommand.self, from: message.payload)
             guard let reference = NorthReference(rawValue: input.north) else {
                 throw InputError("'north' is '\(input.north.prefix(40))'; expected true or magnetic")
             }
-            devices[device, default: makeDevice()].setNorth(reference, at: moment, into: &outbox)
+            self.device(device).setNorth(reference, at: moment, into: &outbox)
         case .commandCalibrate:
             let input = try decoder.decode(CalibrateCommand.self, from: message.payload)
             guard input.action == "start" || input.action == "reset" else {
                 throw InputError("'action' is '\(input.action.prefix(40))'; expected start or reset")
             }
-            devices[device, default: makeDevice()].calibrate(reset: input.action == "reset", at: moment, into: &outbox)
+            self.device(device).calibrate(reset: input.action == "reset", at: moment, into: &outbox)
         case .commandBearingLock:
             let input = try decoder.decode(BearingLockCommand.self, from: message.payload)
-            try devices[device, default: makeDevice()].bearingLock(input, at: moment, into: &outbox)
+            try self.device(device).bearingLock(input, at: moment, into: &outbox)
         case .calibration:
             // Only retained messages are restores; live ones are this service's own publications.
-            guard message.retain, !message.payload.isEmpty else { return }
+            guard message.retain, !message.payload.isEmpty else { return device }
             let input = try decoder.decode(CalibrationMessage.self, from: message.payload)
-            if try devices[device, default: makeDevice()].restore(input) {
+            if try self.device(device).restore(input) {
                 context.logger.info("restored a calibration", metadata: ["device": "\(device)"])
             }
         default:
             throw InputError("the compass service does not handle '\(topic.rawValue)' topics")
         }
+        return device
     }
 
-    private func makeDevice() -> DeviceCompass {
-        DeviceCompass(configuration: configuration)
+    /// The state of a device, created at its first message.
+    private func device(_ id: String) -> DeviceCompass {
+        if let existing = devices[id] { return existing }
+        let created = DeviceCompass(configuration: configuration)
+        devices[id] = created
+        return created
     }
 
     /// Publishes what a device produced, in order. A publish failure is logged, not fatal: the
@@ -144,7 +199,8 @@ actor CompassEngine {
                 switch outbound {
                 case .heading(let heading):
                     message = BusMessage(
-                        topic: context.topics.device(device, .heading), payload: try encoder.encode(heading),
+                        topic: context.topics.device(device, .heading),
+                        payload: try heading.jsonPayload() ?? encoder.encode(heading),
                         qos: .atMostOnce, retain: true)
                 case .calibration(let calibration):
                     message = BusMessage(

@@ -9,11 +9,13 @@ public import ServiceRuntime
 ///
 /// One subscription receives every input filter together (`imu`, `location`, `permissions`,
 /// the three commands, and `calibration`, whose retained messages restore calibrations after a
-/// restart), so each device's messages are handled in arrival order by one actor. A timer task
+/// restart), so each device's messages are handled in arrival order by one actor. Before it, a
+/// short-lived subscription reads the retained `bearing-lock` and `heading` messages of an
+/// earlier run, to restore bearing locks and north settings (see ``restoreRetainedState(into:)``). A timer task
 /// publishes held headings when their rate window ends and marks silent devices stale.
 public struct CompassService: Sendable {
-    private let configuration: CompassConfiguration
-    private let context: ServiceContext
+    let configuration: CompassConfiguration
+    let context: ServiceContext
     private let model: WorldMagneticModel
 
     /// Creates the service.
@@ -58,6 +60,7 @@ public struct CompassService: Sendable {
     /// closes.
     public func run() async throws {
         let engine = CompassEngine(configuration: configuration, model: model, context: context)
+        try await restoreRetainedState(into: engine)
         let subscription = try await context.bus.subscribe(to: try subscriptionRequests)
         context.logger.info("compass ready", metadata: [
             "compass.smoothing": "\(configuration.smoothing)", "compass.maxRate": "\(configuration.maxRate)",

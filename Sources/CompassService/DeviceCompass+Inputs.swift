@@ -6,7 +6,7 @@ import ServiceRuntime
 /// The device's other inputs: location, permissions and commands.
 extension DeviceCompass {
     /// Uses a new location for the declination and the expected field.
-    mutating func locate(_ environment: MagneticEnvironment, at moment: Moment, into out: inout [Outbound]) {
+    func locate(_ environment: MagneticEnvironment, at moment: Moment, into out: inout [Outbound]) {
         self.environment = environment
         refreshExpectation(at: latestDate ?? moment.date)
         publishCalibrationIfChanged(into: &out)
@@ -14,7 +14,7 @@ extension DeviceCompass {
     }
 
     /// Evaluates the model at a date and hands the expectations to the filters.
-    mutating func refreshExpectation(at date: Date) {
+    func refreshExpectation(at date: Date) {
         guard var environment else { return }
         let value = environment.expectation(at: date)
         self.environment = environment
@@ -28,20 +28,20 @@ extension DeviceCompass {
     }
 
     /// Applies the motion permission.
-    mutating func permit(motion: SensorPermission, at moment: Moment, into out: inout [Outbound]) {
+    func permit(motion: SensorPermission, at moment: Moment, into out: inout [Outbound]) {
         self.motion = motion
         publishStatusChange(at: moment, into: &out)
     }
 
     /// Applies `cmd/settings`.
-    mutating func setNorth(_ reference: NorthReference, at moment: Moment, into out: inout [Outbound]) {
+    func setNorth(_ reference: NorthReference, at moment: Moment, into out: inout [Outbound]) {
         north = reference
         publishStatusChange(at: moment, into: &out)
     }
 
     /// Applies `cmd/calibrate`: `start` collects afresh (the current calibration stays in use
     /// until a better one forms), `reset` forgets the calibration.
-    mutating func calibrate(reset: Bool, at moment: Moment, into out: inout [Outbound]) {
+    func calibrate(reset: Bool, at moment: Moment, into out: inout [Outbound]) {
         if reset { fitter.reset() } else { fitter.start() }
         pipeline.calibration = fitter.calibration
         let message = calibrationMessage()
@@ -52,7 +52,7 @@ extension DeviceCompass {
 
     /// Applies `cmd/bearing-lock`.
     /// - Throws: ``InputError`` when locking without a bearing before any heading is known.
-    mutating func bearingLock(
+    func bearingLock(
         _ command: BearingLockCommand, at moment: Moment, into out: inout [Outbound]
     ) throws(InputError) {
         switch command.action {
@@ -79,7 +79,7 @@ extension DeviceCompass {
 
     /// Puts a retained calibration back in use after a restart.
     /// - Returns: Whether it was used: only while the device has no calibration of its own.
-    mutating func restore(_ message: CalibrationMessage) throws(InputError) -> Bool {
+    func restore(_ message: CalibrationMessage) throws(InputError) -> Bool {
         guard message.state != .uncalibrated else { return false }
         guard fitter.calibration == nil, fitter.state == .uncalibrated else { return false }
         guard message.hardIron.isFinite else { throw InputError("'hardIron' must hold three finite numbers") }
@@ -115,7 +115,7 @@ extension DeviceCompass {
 
     /// Publishes the calibration when it changed meaningfully: another state, quality or
     /// coverage by 0.02 or 0.05, the hard iron by 0.5 µT, or the expected field strength.
-    mutating func publishCalibrationIfChanged(into out: inout [Outbound]) {
+    func publishCalibrationIfChanged(into out: inout [Outbound]) {
         let message = calibrationMessage()
         if let before = publishedCalibration {
             let expectedChanged: Bool
@@ -136,7 +136,7 @@ extension DeviceCompass {
 
     /// Publishes the bearing lock when asked to, or when the deviation moved past the dead band
     /// or `exceeded` flipped.
-    mutating func publishLockIfChanged(force: Bool, into out: inout [Outbound]) {
+    func publishLockIfChanged(force: Bool, into out: inout [Outbound]) {
         guard force || lock.isLocked else { return }
         let heading = publishedHeading?.heading
         let deviation = heading.flatMap { lock.deviation(heading: $0) }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceRuntime
 
 /// Parses the contract's exact timestamp shape, `YYYY-MM-DDTHH:MM:SS(.fff)Z`, without a formatter.
 ///
@@ -38,6 +39,60 @@ enum FastTimestamp {
             let seconds = Double(days) * 86_400 + Double(hour * 3_600 + minute * 60 + second) + fraction
             return Date(timeIntervalSince1970: seconds)
         }
+    }
+
+    /// Formats a date as `YYYY-MM-DDTHH:MM:SS.fffZ` (UTC, milliseconds truncated), exactly as
+    /// ``ServiceRuntime/Timestamp/format(_:)`` does, in a fraction of its time: the service stamps
+    /// every heading message it considers, up to one per IMU sample.
+    static func format(_ date: Date) -> String {
+        // Whole seconds, then the truncated milliseconds of the remainder, as Foundation does (multiplying the
+        // whole time by 1,000 rounds differently for a few instants).
+        let time = date.timeIntervalSince1970
+        let seconds = time.rounded(.down)
+        guard seconds.magnitude < 1e12 else { return Timestamp.format(date) }
+        let fraction = min(999, Int(((time - seconds) * 1_000).rounded(.down)))
+        let whole = Int(seconds)
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let ofDay = (whole - days * 86_400) * 1_000 + fraction
+        let (year, month, day) = civilFromDays(days)
+        guard (0...9_999).contains(year) else { return Timestamp.format(date) }
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(0x30 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(ofDay / 3_600_000, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(ofDay / 60_000 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(ofDay / 1_000 % 60, 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(ofDay % 1_000, 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
+    }
+
+    /// Year, month and day of a day count from 1970-01-01 (Hinnant's `civil_from_days`).
+    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -11,11 +11,13 @@ public enum ConfigurationLoader {
     ///   - commandLine: Values parsed by ArgumentParser (they win).
     ///   - configFile: An explicit file; a missing explicit file is an error, a missing default is not.
     ///   - environment: The environment (injected by tests).
+    ///   - accessReporter: Told of every read (the runner's ``MalformedSettingRecorder``).
     public static func load(
         service: String,
         commandLine: [AbsoluteConfigKey: ConfigValue],
         configFile: String?,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        accessReporter: (any AccessReporter)? = nil
     ) async throws -> ConfigReader {
         let explicit = configFile ?? environment["CONFIG_FILE"]
         let path = explicit ?? "Config/\(service).json"
@@ -30,7 +32,7 @@ public enum ConfigurationLoader {
                 throw ConfigurationError("cannot read the configuration file '\(path)': \(error)")
             }
         }
-        return ConfigReader(providers: providers)
+        return ConfigReader(providers: providers, accessReporter: accessReporter)
     }
 }
 

@@ -18,6 +18,8 @@ public struct ServiceRunner: Sendable {
     public let config: ConfigReader
     public let logger: Logger
     public let topics: Topics
+    /// Records settings that were present but malformed (see ``checkSettings()``).
+    let malformed: MalformedSettingRecorder?
 
     /// Reads the configuration and bootstraps logging (once per process).
     /// - Parameters:
@@ -28,24 +30,38 @@ public struct ServiceRunner: Sendable {
         service: String, options: RuntimeOptions, commandLine: [AbsoluteConfigKey: ConfigValue] = [:]
     ) async throws -> ServiceRunner {
         let values = options.commandLineValues.merging(commandLine) { $1 }
-        let config = try await ConfigurationLoader.load(service: service, commandLine: values, configFile: options.configFile)
+        let malformed = MalformedSettingRecorder()
+        let config = try await ConfigurationLoader.load(
+            service: service, commandLine: values, configFile: options.configFile, accessReporter: malformed)
         let settings = try LogSettings(config: config)
         settings.bootstrap()
         var logger = Logger(label: "stepcompass-\(service)")
         logger.logLevel = settings.level
         let prefix = config.string(forKey: "topic.prefix", default: "stepcompass")
-        return ServiceRunner(service: service, config: config, logger: logger, topics: Topics(prefix: prefix))
+        return ServiceRunner(service: service, config: config, logger: logger, topics: Topics(prefix: prefix), malformed: malformed)
     }
 
-    public init(service: String, config: ConfigReader, logger: Logger, topics: Topics) {
+    public init(
+        service: String, config: ConfigReader, logger: Logger, topics: Topics, malformed: MalformedSettingRecorder? = nil
+    ) {
         self.service = service
         self.config = config
         self.logger = logger
         self.topics = topics
+        self.malformed = malformed
+    }
+
+    /// Throws when a setting read so far was present but malformed (`SPEED=fast`), instead of running
+    /// on the default the configuration library fell back to. ``run(_:)`` calls it first; a command
+    /// that reads its settings after `prepare` gets the check for free.
+    public func checkSettings() throws {
+        guard let messages = malformed?.messages, !messages.isEmpty else { return }
+        throw ConfigurationError(messages.joined(separator: "; "))
     }
 
     /// Connects and runs `body` until SIGTERM or SIGINT (or until `body` returns).
     public func run(_ body: @escaping @Sendable (ServiceContext) async throws -> Void) async throws {
+        try checkSettings()
         let startedAt = Timestamp.format(Date())
         let online = ServiceStatus(state: .online, service: service, version: StepCompassVersion.current, startedAt: startedAt)
         var offline = online

@@ -14,9 +14,9 @@ struct NearestCommand: AsyncParsableCommand {
             standard error with a non-zero exit status.
 
             Examples:
-              stepcompass nearest marienplatz
+              stepcompass nearest muc-015
               stepcompass nearest --lat 48.1374 --lon 11.5755 --count 5
-              stepcompass nearest marienplatz --json
+              stepcompass nearest muc-015 --json
             """)
 
     @OptionGroup var client: ClientOptions

@@ -21,7 +21,7 @@ struct StepCompassCommand: AsyncParsableCommand {
 
             Examples:
               stepcompass watch
-              stepcompass nearest marienplatz --count 5
+              stepcompass nearest muc-015 --count 5
               stepcompass lock 45 --threshold 15
               MQTT_PORT=18830 stepcompass refresh-markers
             """,

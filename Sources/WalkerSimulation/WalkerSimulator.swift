@@ -34,8 +34,13 @@ public import Foundation
 public struct WalkerSimulator: Sendable {
     /// Standard gravity, m/s².
     public static let gravity = 9.806_65
-    /// Frequency of the figure-8 wave: one figure every 2 s.
+    /// Frequency of the figure-8 sweep (yaw left and right, pitch twice per loop): a loop every 1.4 s.
     private static let figureEightFrequency = 0.7
+    /// Frequency of the wrist's twist (roll) during the figure-8, deliberately not the sweep's: the roll phase
+    /// drifts by a fifth of a turn per second against the sweep, so successive loops differ.
+    private static let figureEightTwistFrequency = 0.9
+    /// How long the figure-8 takes to reach full width, and to fade out, in seconds.
+    private static let figureEightRamp = 1.0
     /// How strongly the walker steers towards its target: degrees per second of turn per degree off course.
     private static let steeringGain = 1.5
 
@@ -261,15 +266,22 @@ public struct WalkerSimulator: Sendable {
         )
         let duration = configuration.figureEightDuration
         if configuration.figureEight, t < duration {
-            // sin² envelope: starts and ends with zero rate, so the gyroscope never jumps.
-            let envelopeRoot = Math.sin(.pi * t / duration)
+            // The wave fades in and out over `figureEightRamp` seconds (sin² edges: zero rate at both ends, so the
+            // gyroscope never jumps) and is at full width in between.
+            let ramp = min(Self.figureEightRamp, duration / 2)
+            let edge = min(t, duration - t)
+            let envelopeRoot = edge < ramp ? Math.sin(.pi / 2 * edge / ramp) : 1
             let envelope = envelopeRoot * envelopeRoot
-            let omega = 2 * .pi * Self.figureEightFrequency * t
+            let sweep = 2 * .pi * Self.figureEightFrequency * t
+            let twist = 2 * .pi * Self.figureEightTwistFrequency * t
             // Wide, as people wave a phone when asked to: the calibration needs the field seen from most
             // directions of the orientation sphere (a gentle wave covers an eighth of it and never calibrates).
-            orientation.yaw += 120 * envelope * Math.sin(omega)
-            orientation.pitch += 60 * envelope * Math.sin(2 * omega)
-            orientation.roll += 150 * envelope * Math.sin(omega + .pi / 4)
+            // The wrist's twist (roll) keeps its own pace, so no loop retraces the one before: a person's loops
+            // differ, and together they cover about 70 % of the sphere in 5 s, where identical loops (a closed
+            // Lissajous curve) covered about 43 % and left the soft iron unobservable.
+            orientation.yaw += 120 * envelope * Math.sin(sweep)
+            orientation.pitch += 60 * envelope * Math.sin(2 * sweep)
+            orientation.roll += 150 * envelope * Math.sin(twist + .pi / 4)
         }
         return orientation
     }

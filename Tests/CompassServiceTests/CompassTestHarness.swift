@@ -39,6 +39,10 @@ struct CompassTestHarness {
         let context = ServiceContext(
             service: "compass", bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         ) { ready.continuation.yield() }
+        // The in-memory broker replays retained messages during `subscribe`: the start-up restore need not wait
+        // for stragglers as it does on a real broker.
+        var configuration = configuration
+        configuration.restoreQuietPeriod = 0.02
         let service = try CompassService(configuration: configuration, context: context, model: Self.model)
         let task = Task { try await service.run() }
         var iterator = ready.stream.makeAsyncIterator()

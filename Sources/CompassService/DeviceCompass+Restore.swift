@@ -1,0 +1,51 @@
+import CompassKit
+import ServiceRuntime
+
+/// The retained `bearing-lock` payload, as much of it as a restart needs.
+struct RetainedBearingLock: Decodable {
+    var locked: Bool
+    var bearing: Double?
+    var threshold: Double?
+}
+
+/// The retained `heading` payload, as much of it as a restart needs to recover the device's north setting.
+struct RetainedHeading: Decodable {
+    var north: String?
+    var trueHeading: Double?
+}
+
+/// What a restarted service takes back from its own retained messages: the bearing lock and the north setting
+/// (the calibration comes back through ``DeviceCompass/restore(_:)``).
+extension DeviceCompass {
+    /// Puts a retained bearing lock back in place.
+    /// - Returns: Whether a lock was restored (an unlocked message restores nothing; the device is unlocked anyway).
+    /// - Throws: ``InputError`` for a locked message without a finite bearing or with a threshold outside 0...180.
+    func restoreLock(_ message: RetainedBearingLock) throws(InputError) -> Bool {
+        guard message.locked else { return false }
+        guard let given = message.bearing else { throw InputError("a locked 'bearing-lock' needs a 'bearing'") }
+        let bearing = try FieldCheck.finite(given, "bearing")
+        let threshold = try message.threshold.map { value throws(InputError) in
+            try FieldCheck.finite(value, "threshold", in: 0...180)
+        }
+        lock.lock(at: bearing, threshold: threshold ?? BearingLock.defaultThreshold)
+        // What is retained stays the reference: the next heading republishes only past the dead band.
+        publishedLock = BearingLockMessage(
+            locked: true, bearing: lock.bearing, deviation: nil, threshold: lock.threshold, exceeded: false)
+        return true
+    }
+
+    /// Takes back the north setting from a retained heading, when it was the device's setting: `north` says which,
+    /// and only a non-null `trueHeading` shows the setting was in effect (without a location, `north` is magnetic
+    /// whatever the setting).
+    /// - Returns: Whether the setting was restored.
+    /// - Throws: ``InputError`` for a `north` that is neither `true` nor `magnetic`.
+    func restoreNorth(_ message: RetainedHeading) throws(InputError) -> Bool {
+        guard let text = message.north else { return false }
+        guard let reference = NorthReference(rawValue: text) else {
+            throw InputError("'north' is '\(text.prefix(40))'; expected true or magnetic")
+        }
+        guard message.trueHeading != nil else { return false }
+        north = reference
+        return true
+    }
+}

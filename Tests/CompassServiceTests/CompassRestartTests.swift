@@ -1,0 +1,105 @@
+import Bus
+import BusTesting
+import CompassKit
+import CompassService
+import Foundation
+import GeoMagnetism
+import InMemoryBus
+import ServiceRuntime
+import Testing
+
+/// A restarted service carries on with each device's bearing lock and north setting, read back from its own
+/// retained `bearing-lock` and `heading` messages.
+@Suite("Compass restart")
+struct CompassRestartTests {
+    static let configuration = CompassConfiguration(smoothing: 0, maxRate: 1_000, deadBand: 0.5, staleAfter: 30)
+
+    /// Sends flat, undistorted samples at a heading and waits until they are handled.
+    static func point(
+        _ harness: CompassTestHarness, _ id: String, heading: Double, at date: Date
+    ) async throws {
+        let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: heading, pitch: 0, roll: 0)
+        for index in 0..<5 {
+            try await harness.sendSample(id, at: date.addingTimeInterval(Double(index) * 0.02), accel: reading.accel,
+                                         mag: reading.mag)
+        }
+        try await harness.drain()
+    }
+
+    @Test("the bearing lock and the magnetic-north setting survive a restart")
+    func lockAndNorthSurvive() async throws {
+        let harness = CompassTestHarness()
+        let start = CompassTestHarness.start
+        try await harness.withService(Self.configuration) { harness in
+            try await harness.locate("walker")
+            try await Self.point(harness, "walker", heading: 100, at: start)
+            try await harness.send("walker", .commandBearingLock, #"{"action":"lock","bearing":45,"threshold":15}"#)
+            try await harness.send("walker", .commandSettings, #"{"north":"magnetic"}"#)
+            try await Self.point(harness, "walker", heading: 100, at: start.addingTimeInterval(1))
+            let heading = try #require(harness.heading("walker"))
+            #expect(heading.north == .magnetic)
+            #expect(heading.trueHeading != nil)
+            let lock = try #require(harness.retained(BearingLockMessage.self, "walker", .bearingLock))
+            #expect(lock.locked && lock.bearing == 45 && lock.threshold == 15)
+        }
+        // A new instance on the same broker: only the retained messages connect the two.
+        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
+            try await harness.locate("walker")
+            // The true heading 200°; magnetic is 200° − declination.
+            try await Self.point(harness, "walker", heading: 200, at: start.addingTimeInterval(2))
+            let heading = try #require(harness.heading("walker"))
+            #expect(heading.north == .magnetic, "the north setting was restored")
+            let declination = try #require(heading.declination)
+            #expect(abs(Angle.difference(from: heading.magneticHeading ?? .nan, to: heading.heading ?? .nan)) < 1e-9)
+            #expect(abs(Angle.difference(from: 200 - declination, to: heading.heading ?? .nan)) < 0.1)
+            let lock = try #require(harness.retained(BearingLockMessage.self, "walker", .bearingLock))
+            #expect(lock.locked)
+            #expect(lock.bearing == 45)
+            #expect(lock.threshold == 15)
+            // The deviation is the new service's: from 45° to the new magnetic heading.
+            #expect(abs((lock.deviation ?? .nan) - Angle.difference(from: 45, to: 200 - declination)) < 0.1)
+            #expect(lock.exceeded)
+
+            // The restored lock works as any other: unlocking clears it.
+            try await harness.send("walker", .commandBearingLock, #"{"action":"unlock"}"#)
+            let unlocked = try await harness.waitFor {
+                harness.retained(BearingLockMessage.self, "walker", .bearingLock).flatMap { $0.locked ? nil : $0 }
+            }
+            #expect(unlocked?.bearing == nil)
+        }
+    }
+
+    @Test("a magnetic north forced by a missing location is not taken for the device's setting")
+    func magneticWithoutLocationIsNotASetting() async throws {
+        let harness = CompassTestHarness()
+        let start = CompassTestHarness.start
+        try await harness.withService(Self.configuration) { harness in
+            try await Self.point(harness, "nowhere", heading: 80, at: start)
+            let heading = try #require(harness.heading("nowhere"))
+            #expect(heading.north == .magnetic)
+            #expect(heading.trueHeading == nil)
+        }
+        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
+            try await harness.locate("nowhere")
+            try await Self.point(harness, "nowhere", heading: 80, at: start.addingTimeInterval(1))
+            let heading = try #require(harness.heading("nowhere"))
+            #expect(heading.north == .true)
+            #expect(abs(Angle.difference(from: 80, to: heading.heading ?? .nan)) < 0.1)
+        }
+    }
+
+    @Test("a bad retained bearing lock is reported and the service goes on")
+    func badRetainedLock() async throws {
+        let harness = CompassTestHarness()
+        try await harness.send("broken", .bearingLock, #"{"locked":true,"threshold":10}"#, retain: true)
+        try await harness.send("odd", .heading, #"{"north":"sideways","trueHeading":3}"#, retain: true)
+        let errors = try await harness.device.subscribe(to: TopicFilter(harness.topics.errors("compass")), qos: .atMostOnce)
+        try await harness.withService(Self.configuration) { harness in
+            let reports = await errors.collect(2, timeout: .seconds(2)).map(\.text)
+            #expect(reports.contains { $0.contains("broken") && $0.contains("bearing") })
+            #expect(reports.contains { $0.contains("odd") && $0.contains("north") })
+            try await Self.point(harness, "broken", heading: 10, at: CompassTestHarness.start)
+            #expect(harness.heading("broken")?.status == .ok)
+        }
+    }
+}
