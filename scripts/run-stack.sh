@@ -9,6 +9,7 @@ DASHBOARD_PORT="${DASHBOARD_PORT:-8080}"
 BIN="${BIN:-$(swift build -c release --show-bin-path)}"
 RUN_DIR="${RUN_DIR:-.build/run}"
 MARKERS_SOURCE="${MARKERS_SOURCE:-Config/markers/sample-markers.geojson}"
+SENSORS="${SENSORS:-on}"   # off: no simulated walker (your phone or publisher provides the device inputs)
 
 port_in_use() {
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && { exec 3>&- 3<&-; return 0; }
@@ -39,7 +40,9 @@ $(grep -v -E '^\s*(persistence|persistence_location|listener|log_dest)\b' Config
 CONF
 
 pids=()
+stopping=""
 stop() {
+    stopping=1
     trap - INT TERM EXIT
     echo
     echo "==> stopping the stack"
@@ -67,7 +70,7 @@ start position
 start compass
 start markers --source "$MARKERS_SOURCE" --cache-dir "$RUN_DIR/cache"
 if [ -x "$BIN/stepcompass-dashboard" ]; then start dashboard --http-port "$DASHBOARD_PORT"; fi
-start sensors
+if [ "$SENSORS" != off ]; then start sensors; else echo "    (no stepcompass-sensors: SENSORS=off; publish device inputs yourself)"; fi
 
 cat <<INFO
 
@@ -75,6 +78,11 @@ StepCompass is running. Watch the bus:
     mosquitto_sub -p $MQTT_PORT -t 'stepcompass/#' -v
 INFO
 if [ -x "$BIN/stepcompass-dashboard" ]; then echo "Dashboard: http://127.0.0.1:$DASHBOARD_PORT/"; fi
+if [ -x "$BIN/stepcompass" ]; then echo "In the terminal: $BIN/stepcompass watch --mqtt-port $MQTT_PORT"; fi
 echo "Logs in $RUN_DIR/logs. Press Ctrl-C to stop."
 wait -n "${pids[@]}" || true
-echo "a process of the stack exited; see $RUN_DIR/logs" >&2
+if [ -z "$stopping" ]; then
+    echo "a process of the stack exited; see $RUN_DIR/logs" >&2
+    stop
+    exit 1
+fi
