@@ -33,23 +33,13 @@ public struct NearestReply: Sendable, Hashable, Decodable {
         }
     }
 
-    /// An error reply: `notFound`, `badRequest` or `notReady`.
-    public struct Failure: Sendable, Hashable, Codable {
-        public var code: String
-        public var message: String
-
-        public init(code: String, message: String) {
-            self.code = code
-            self.message = message
-        }
-    }
-
     public var origin: Origin?
     public var nearest: [Neighbour]?
-    public var error: Failure?
+    /// An error reply: `notFound`, `badRequest` or `notReady`.
+    public var error: ReportedFailure?
     public var correlationId: String?
 
-    public init(origin: Origin?, nearest: [Neighbour]?, error: Failure? = nil) {
+    public init(origin: Origin?, nearest: [Neighbour]?, error: ReportedFailure? = nil) {
         self.origin = origin
         self.nearest = nearest
         self.error = error
