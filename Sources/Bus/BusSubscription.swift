@@ -33,6 +33,14 @@ public struct BusSubscription: AsyncSequence, Sendable {
         }
     }
 
+    /// The messages buffered now, up to `limit`, in delivery order; waits while there are none. Empty when the
+    /// subscription has ended or the calling task is cancelled (like iteration, that does not end the
+    /// subscription). A consumer of tens of thousands of messages a second that handles a batch per actor hop
+    /// instead of a message per hop spends much less on task switches.
+    public func nextBatch(limit: Int = 256) async -> [BusMessage] {
+        await channel.nextBatch(limit: limit)
+    }
+
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(channel: channel)
     }

@@ -4,11 +4,15 @@
 /// Unlike `AsyncStream`, cancelling a consumer's wait does not end the channel: the waiting `next()`
 /// returns nil and the next call waits again. That lets a caller wait for a message with a timeout and
 /// keep the subscription. One consumer at a time.
+///
+/// Messages always go into the buffer and a waiting consumer is only woken, so a producer that has
+/// several messages at once (``yield(contentsOf:)``) wakes the consumer once for all of them, and a
+/// consumer that is still running takes the next message under one lock without suspending.
 public final class MessageChannel: Sendable {
     private struct State {
         var buffer: [BusMessage] = []
         var head = 0
-        var waiter: (id: Int, continuation: CheckedContinuation<BusMessage?, Never>)?
+        var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
         var nextWaiterID = 0
         var finished = false
 
@@ -18,12 +22,27 @@ public final class MessageChannel: Sendable {
             guard head < buffer.count else { return nil }
             let message = buffer[head]
             head += 1
-            if head >= 1024 && head * 2 >= buffer.count {
+            if head == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024 && head * 2 >= buffer.count {
                 buffer.removeFirst(head)
                 head = 0
             }
             return message
         }
+
+        mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
+            defer { waiter = nil }
+            return waiter?.continuation
+        }
+    }
+
+    /// What a waiting `next()` found under the lock.
+    private enum Poll {
+        case message(BusMessage)
+        case end
+        case wait(id: Int)
     }
 
     private let state = LockedValue(State())
@@ -37,54 +56,115 @@ public final class MessageChannel: Sendable {
     /// Adds a message; returns false when the channel is full or finished and the message was dropped.
     @discardableResult
     public func yield(_ message: BusMessage) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<BusMessage?, Never>?) in
-            if state.finished { return (false, nil) }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return (true, waiter.continuation)
-            }
-            guard state.count < limit else { return (false, nil) }
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard !state.finished, state.count < limit else { return (false, nil) }
             state.buffer.append(message)
-            return (true, nil)
+            return (true, state.takeWaiter())
         }
-        waiter?.resume(returning: message)
+        waiter?.resume()
         return accepted
+    }
+
+    /// Adds messages in order, waking a waiting consumer once for all of them.
+    /// - Returns: How many were dropped because the channel was full or finished.
+    @discardableResult
+    public func yield(contentsOf messages: [BusMessage]) -> Int {
+        guard !messages.isEmpty else { return 0 }
+        let (dropped, waiter) = state.withLock { state -> (Int, CheckedContinuation<Void, Never>?) in
+            if state.finished { return (messages.count, nil) }
+            let room = max(0, limit - state.count)
+            if room >= messages.count && state.count == 0 {
+                state.buffer = messages  // shares the batch's storage instead of copying every message
+                state.head = 0
+            } else if room >= messages.count {
+                state.buffer.append(contentsOf: messages)
+            } else {
+                state.buffer.append(contentsOf: messages[..<room])
+            }
+            let accepted = min(room, messages.count)
+            return (messages.count - accepted, accepted > 0 ? state.takeWaiter() : nil)
+        }
+        waiter?.resume()
+        return dropped
     }
 
     /// Ends the channel: the consumer reads what is buffered, then nil.
     public func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<BusMessage?, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter?.continuation
+            return state.takeWaiter()
         }
-        waiter?.resume(returning: nil)
+        waiter?.resume()
     }
 
     /// The next message; nil when the channel has finished or the calling task is cancelled.
     public func next() async -> BusMessage? {
-        if let ready = state.withLock({ $0.popFirst() }) { return ready }
-        let id = state.withLock { state -> Int in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
+        while true {
+            let poll = state.withLock { state -> Poll in
+                if let message = state.popFirst() { return .message(message) }
+                if state.finished || Task.isCancelled { return .end }
+                state.nextWaiterID += 1
+                return .wait(id: state.nextWaiterID)
+            }
+            switch poll {
+            case .message(let message): return message
+            case .end: return nil
+            case .wait(let id): await wait(id: id)
+            }
         }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<BusMessage?, Never>) in
-                let immediate: BusMessage?? = state.withLock { state in
-                    if let message = state.popFirst() { return .some(message) }
-                    if state.finished || Task.isCancelled { return .some(nil) }
-                    state.waiter = (id, continuation)
-                    return nil
+    }
+
+    /// Every buffered message up to `limit`, in order, waiting like ``next()`` while none is buffered; empty when
+    /// the channel has finished or the calling task is cancelled. One lock and at most one suspension per batch,
+    /// for a consumer that handles messages faster in groups (such as one actor hop per batch).
+    public func nextBatch(limit: Int) async -> [BusMessage] {
+        precondition(limit >= 1, "a batch holds at least one message")
+        while true {
+            let poll = state.withLock { state -> Result<[BusMessage], Never>? in
+                if state.count > 0 {
+                    let end = min(state.buffer.count, state.head + limit)
+                    let batch = Array(state.buffer[state.head..<end])
+                    state.head = end
+                    if state.head == state.buffer.count {
+                        state.buffer.removeAll(keepingCapacity: true)
+                        state.head = 0
+                    } else if state.head >= 1024 && state.head * 2 >= state.buffer.count {
+                        state.buffer.removeFirst(state.head)
+                        state.head = 0
+                    }
+                    return .success(batch)
                 }
-                if let immediate { continuation.resume(returning: immediate) }
+                if state.finished || Task.isCancelled { return .success([]) }
+                return nil
+            }
+            if case .success(let batch) = poll { return batch }
+            let id = state.withLock { state -> Int in
+                state.nextWaiterID += 1
+                return state.nextWaiterID
+            }
+            await wait(id: id)
+        }
+    }
+
+    /// Suspends until a message is buffered, the channel finishes or the task is cancelled; the caller
+    /// then looks again.
+    private func wait(id: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.count > 0 || state.finished || Task.isCancelled { return true }
+                    state.waiter = (id, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<BusMessage?, Never>? in
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 guard let waiter = state.waiter, waiter.id == id else { return nil }
                 state.waiter = nil
                 return waiter.continuation
             }
-            waiter?.resume(returning: nil)
+            waiter?.resume()
         }
     }
 }

@@ -143,7 +143,17 @@ extension MosquittoBus {
             qos: QoS(rawValue: Int(message.qos)) ?? .atMostOnce,
             retain: message.retain,
             properties: MosquittoProperties.read(properties))
-        router.route(received)
+        receivedBatch.append(received)
+    }
+
+    /// Routes the messages of the last read burst, waking each subscriber once for all of them; the
+    /// network thread calls it after every libmosquitto loop call, so no message waits longer than one
+    /// burst of reads.
+    func routeReceived() {
+        guard !receivedBatch.isEmpty else { return }
+        let batch = receivedBatch
+        receivedBatch.removeAll(keepingCapacity: true)
+        router.route(batch)
     }
 
     private func didAcknowledge(mid: Int32, codes: [Int32]) {

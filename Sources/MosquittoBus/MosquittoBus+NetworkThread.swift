@@ -108,7 +108,8 @@ extension MosquittoBus {
                 }
                 socketOpen = true
             }
-            let rc = mosquitto_loop(handle, 100, 1)
+            let rc = readBurst(after: mosquitto_loop(handle, 100, 1))
+            routeReceived()
             let count = connectCount
             if count != lastConnectCount {
                 lastConnectCount = count
@@ -127,6 +128,29 @@ extension MosquittoBus {
         finishNetworkLoop(socketOpen: socketOpen)
     }
 
+    /// Reads on while packets are waiting, after a `mosquitto_loop` call that received a message.
+    ///
+    /// `mosquitto_loop` reads at most one packet per call for QoS 0 traffic, after a `select` and the
+    /// keep-alive bookkeeping; at tens of thousands of messages a second those cost more than the
+    /// messages. `mosquitto_loop_read` reads the next packet without them and returns at once when the
+    /// socket has nothing more. The burst is bounded so that queued publishes (written by
+    /// `mosquitto_loop`) and keep-alives wait for at most a few hundred microseconds.
+    /// - Returns: `loopResult`, or the error of a read in the burst (libmosquitto has then closed the
+    ///   connection, as `mosquitto_loop` would have).
+    private func readBurst(after loopResult: Int32) -> Int32 {
+        guard loopResult == Int32(MOSQ_ERR_SUCCESS.rawValue), !receivedBatch.isEmpty else { return loopResult }
+        for _ in 0..<Self.burstLimit {
+            let before = receivedBatch.count
+            let rc = mosquitto_loop_read(handle, 1)
+            if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) { return rc }
+            if receivedBatch.count == before { break }
+        }
+        return loopResult
+    }
+
+    /// The most packets read in one burst after a `mosquitto_loop` call.
+    private static let burstLimit = 128
+
     private func connectOnce() -> Int32 {
         var properties: OpaquePointer? = nil
         defer { mosquitto_property_free_all(&properties) }
@@ -143,12 +167,15 @@ extension MosquittoBus {
         if socketOpen && sendDisconnect {
             mosquitto_disconnect_v5(handle, 0, nil)
             // Let the loop write the DISCONNECT; it returns an error once the socket is closed.
-            for _ in 0..<20 where mosquitto_loop(handle, 50, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {}
+            for _ in 0..<20 where mosquitto_loop(handle, 50, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                routeReceived()
+            }
         } else if socketOpen {
             // Close the socket without DISCONNECT, as a crash would. Re-initialising frees the old
             // connection; the callbacks are cleared with it, so nothing reaches this object afterwards.
             mosquitto_reinitialise(handle, clientID, configuration.cleanStart, nil)
         }
+        routeReceived()
         let waiters = state.withLock { state in
             state.threadFinished = true
             if state.phase == .connected { state.phase = .connecting }

@@ -30,6 +30,10 @@ public final class MosquittoBus: MessageBus {
     let window: PublishWindow
     let state = LockedValue(ConnectionState())
     let sendLock = LockedValue(())
+    /// Messages received in the network thread's current read burst, routed together when the burst
+    /// ends (see `routeReceived()`). Only the network thread touches it: libmosquitto runs the message
+    /// callback on the thread that calls its loop functions, which is that thread alone.
+    nonisolated(unsafe) var receivedBatch: [BusMessage] = []
 
     /// Creates a client; nothing is sent until ``connect(timeout:)`` or ``run()``.
     /// - Parameters:

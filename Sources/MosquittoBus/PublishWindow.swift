@@ -89,11 +89,11 @@ final class PublishWindow: Sendable {
 
     /// Records the message id of a reserved slot's publish.
     func commit(mid: Int32, qos: QoS) {
-        let wake = state.withLock { state -> [Waiter] in
+        let wake = state.withLock { state -> Wake in
             state.reserved -= 1
             if state.early.remove(mid) == nil {
                 state.outstanding[mid] = qos
-                return []
+                return Wake()
             }
             return Self.admit(&state, limit: limit)
         }
@@ -102,7 +102,7 @@ final class PublishWindow: Sendable {
 
     /// Gives back a reserved slot whose publish failed.
     func cancelReservation() {
-        let wake = state.withLock { state -> [Waiter] in
+        let wake = state.withLock { state -> Wake in
             state.reserved -= 1
             return Self.admit(&state, limit: limit)
         }
@@ -111,10 +111,10 @@ final class PublishWindow: Sendable {
 
     /// Frees the slot of a finished publish; called from libmosquitto's `on_publish` callback.
     func complete(mid: Int32) {
-        let wake = state.withLock { state -> [Waiter] in
+        let wake = state.withLock { state -> Wake in
             if state.outstanding.removeValue(forKey: mid) == nil {
                 state.early.insert(mid)
-                return []
+                return Wake()
             }
             return Self.admit(&state, limit: limit)
         }
@@ -124,7 +124,7 @@ final class PublishWindow: Sendable {
     /// Frees the QoS 0 slots of a lost connection: libmosquitto drops unsent QoS 0 packets and never
     /// calls `on_publish` for them. QoS 1/2 messages stay: they are resent on reconnect.
     func connectionLost() {
-        let wake = state.withLock { state -> [Waiter] in
+        let wake = state.withLock { state -> Wake in
             state.outstanding = state.outstanding.filter { $0.value != .atMostOnce }
             state.early.removeAll()
             return Self.admit(&state, limit: limit)
@@ -170,23 +170,30 @@ final class PublishWindow: Sendable {
         for drain in drains { drain.continuation.resume() }
     }
 
-    private static func admit(_ state: inout State, limit: Int) -> [Waiter] {
-        var admitted: [Waiter] = []
+    /// The continuations to resume once the lock is released.
+    private struct Wake {
+        var publishers: [Waiter] = []
+        var drains: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// Admits waiting publishers into free slots and, when nothing is in flight any more, releases the
+    /// `drain()` callers; all under the one lock the caller holds (every publish passes here twice).
+    private static func admit(_ state: inout State, limit: Int) -> Wake {
+        var wake = Wake()
         while state.inUse < limit, !state.waiters.isEmpty {
-            admitted.append(state.waiters.removeFirst())
+            wake.publishers.append(state.waiters.removeFirst())
             state.reserved += 1
             state.peak = max(state.peak, state.inUse)
         }
-        return admitted
+        if state.inUse == 0 && !state.drainWaiters.isEmpty {
+            wake.drains = state.drainWaiters
+            state.drainWaiters.removeAll()
+        }
+        return wake
     }
 
-    private func resume(_ waiters: [Waiter]) {
-        for waiter in waiters { waiter.continuation.resume() }
-        let drains = state.withLock { state -> [(id: Int, continuation: CheckedContinuation<Void, Never>)] in
-            guard state.inUse == 0 else { return [] }
-            defer { state.drainWaiters.removeAll() }
-            return state.drainWaiters
-        }
-        for drain in drains { drain.continuation.resume() }
+    private func resume(_ wake: Wake) {
+        for waiter in wake.publishers { waiter.continuation.resume() }
+        for drain in wake.drains { drain.continuation.resume() }
     }
 }

@@ -17,7 +17,8 @@ struct CompassLoad: AsyncParsableCommand {
         discussion: """
             Starts a private mosquitto on a free port and the stepcompass-compass executable against it, publishes \
             flat, slowly turning devices' IMU samples (QoS 0, stamped with the wall clock) from --publishers \
-            clients, subscribes to stepcompass/+/heading, and reports the IMU messages/s offered and achieved, the \
+            clients (each writing a tick's samples at once, or one libmosquitto publish per sample with \
+            --bus-publishers), subscribes to stepcompass/+/heading, and reports the IMU messages/s offered and achieved, the \
             heading messages/s and per device, the latency of headings behind their samples second by second, and \
             the lag of each device's last heading behind its last sample. Exit code 3 when it did not keep up.
             """)
@@ -33,9 +34,17 @@ struct CompassLoad: AsyncParsableCommand {
     @Option(help: "Path of stepcompass-compass (default: next to this executable).") var compass: String?
     @Option(help: "Seed of the devices' start headings and turn rates.") var seed: UInt64 = 1
     @Flag(help: """
-        Let the publishers' TCP coalesce small writes (Nagle; libmosquitto's own default). The project's clients set         TCP_NODELAY, which sends one segment per sample: dearer for the load tool and the broker than 1,000 real         devices would be for the server, whose CPUs are not on it.
+        With --bus-publishers: let the publishers' TCP coalesce small writes (Nagle; libmosquitto's own default). \
+        The project's clients set TCP_NODELAY, which sends one segment per sample: dearer for the load tool and the \
+        broker than 1,000 real devices would be for the server, whose CPUs are not on it.
         """)
     var coalesce = false
+    @Flag(help: """
+        Publish the samples through MosquittoBus clients, one libmosquitto publish per sample, instead of writing \
+        each tick's samples as ready-made MQTT packets with one write per publisher. The broker and the service \
+        see the same messages either way; this way the load tool itself needs several times the CPU.
+        """)
+    var busPublishers = false
     @Flag(help: "Print one JSON line instead of text.") var json = false
 
     func validate() throws {
@@ -88,7 +97,6 @@ struct CompassLoad: AsyncParsableCommand {
         let samples = LoadSamples(count: devices, prefix: prefix, seed: seed)
         let probe = try await client("probe", port: port)
         let status = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/compass/status"), qos: .atLeastOnce)
-        let headings = try await probe.subscribe(to: try TopicFilter("\(prefix)/+/heading"), qos: .atMostOnce)
 
         let service = try ChildProcess(
             executable: compassPath, arguments: ["--max-rate", "\(maxRate)"],
@@ -100,23 +108,39 @@ struct CompassLoad: AsyncParsableCommand {
         try await waitForOnline(status, service: service)
 
         var senders: [MosquittoBus] = []
+        var bursts: [RawMQTTClient] = []
         for index in 0..<publishers {
-            senders.append(try await client("pub-\(index)", port: port, noDelay: !coalesce))
+            if busPublishers {
+                senders.append(try await client("pub-\(index)", port: port, noDelay: !coalesce))
+            } else {
+                bursts.append(try await RawMQTTClient.onThread("compass-load-connect") {
+                    try RawMQTTClient(port: port, clientID: "compass-load-pub-\(index)")
+                })
+            }
         }
+        let locationSenders = senders.isEmpty ? [probe] : senders
         for (index, device) in samples.devices.enumerated() {
-            try await senders[index % publishers].publish(BusMessage(
+            try await locationSenders[index % locationSenders.count].publish(BusMessage(
                 topic: "\(prefix)/\(device.id)/location", payload: samples.locationPayload(), qos: .atLeastOnce))
         }
-        for sender in senders { try await sender.flush() }
+        for sender in locationSenders { try await sender.flush() }
 
+        // Headings are read back by a client of the load tool's own (see RawMQTTClient), subscribed before the
+        // first sample.
+        let reader = try await RawMQTTClient.onThread("compass-load-connect") {
+            let client = try RawMQTTClient(port: port, clientID: "compass-load-headings")
+            try client.subscribe("\(prefix)/+/heading")
+            return client
+        }
         let start = Date().timeIntervalSince1970 + 0.2
         let tally = LockedValue(HeadingTally(start: start))
         let receiver = Task {
-            for await message in headings {
-                let now = Date().timeIntervalSince1970
-                let device = message.topic.split(separator: "/").dropFirst().first.map(String.init) ?? ""
-                let timestamp = LoadTimestamp.parse(field: message.payload)
-                tally.withLock { $0.record(device: device, timestamp: timestamp, receivedAt: now) }
+            try await RawMQTTClient.onThread("compass-load-headings") {
+                reader.readPublishes { topic, payload in
+                    let now = Date().timeIntervalSince1970
+                    let timestamp = LoadTimestamp.parse(field: payload)
+                    tally.withLock { $0.record(device: Self.device(inTopic: topic), timestamp: timestamp, receivedAt: now) }
+                }
             }
         }
         let cpuBefore = (service: ProcessCPU.seconds(pid: service.pid), own: ProcessCPU.seconds(pid: getpid()),
@@ -126,7 +150,33 @@ struct CompassLoad: AsyncParsableCommand {
         let ticks = Int((duration * rate).rounded())
         let shares = (0..<publishers).map { index in Array(stride(from: index, to: devices, by: publishers)) }
         let published = try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
-            for (index, share) in shares.enumerated() {
+            for (index, share) in shares.enumerated() where !busPublishers {
+                let publisher = bursts[index]
+                let rate = rate
+                group.addTask {
+                    try await RawMQTTClient.onThread("compass-load-pub-\(index)") {
+                        var sent = 0
+                        var late = 0.0
+                        var packets = [UInt8]()
+                        packets.reserveCapacity(share.count * 160)
+                        for tick in 0..<ticks {
+                            let due = start + Double(tick) / rate
+                            let wait = due - Date().timeIntervalSince1970
+                            if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
+                            let stamp = LoadTimestamp.format(due)
+                            let seconds = Double(tick) / rate
+                            packets.removeAll(keepingCapacity: true)
+                            for device in share {
+                                samples.appendPublishPacket(device: device, seconds: seconds, timestamp: stamp, to: &packets)
+                            }
+                            try publisher.send(packets)
+                            sent += share.count
+                        }
+                        return (sent, late)
+                    }
+                }
+            }
+            for (index, share) in shares.enumerated() where busPublishers {
                 let sender = senders[index]
                 group.addTask {
                     var sent = 0
@@ -159,7 +209,9 @@ struct CompassLoad: AsyncParsableCommand {
         let cpuAfter = (service: ProcessCPU.seconds(pid: service.pid), own: ProcessCPU.seconds(pid: getpid()),
                         broker: brokerPID.flatMap(ProcessCPU.seconds(pid:)), machine: ProcessCPU.machine())
         try await Task.sleep(for: .seconds(drain))
-        receiver.cancel()
+        reader.stopReading()
+        _ = try? await receiver.value
+        reader.disconnect()
         let final = tally.withLock { $0 }
 
         let report = LoadReport(
@@ -168,7 +220,7 @@ struct CompassLoad: AsyncParsableCommand {
             lastSampleTime: lastSampleTime, atStop: atStop, final: final,
             serviceCPU: difference(cpuAfter.service, cpuBefore.service),
             loadToolCPU: difference(cpuAfter.own, cpuBefore.own),
-            brokerCPU: difference(cpuAfter.broker, cpuBefore.broker), coalesced: coalesce, drain: drain,
+            brokerCPU: difference(cpuAfter.broker, cpuBefore.broker), coalesced: coalesce && busPublishers, burst: !busPublishers, drain: drain,
             machineBusy: cpuAfter.machine.flatMap { after in
                 cpuBefore.machine.map { (after.busy - $0.busy) / max(1e-9, after.total - $0.total) }
             },
@@ -178,8 +230,16 @@ struct CompassLoad: AsyncParsableCommand {
         service.signal(SIGTERM)
         _ = await service.waitForExit(timeout: .seconds(10))
         for sender in senders { await sender.disconnect() }
+        for publisher in bursts { _ = try? await RawMQTTClient.onThread("compass-load-disconnect") { publisher.disconnect() } }
         await probe.disconnect()
         return report.keptUp
+    }
+
+    /// The device id of a topic `prefix/<device>/heading`: its second level.
+    static func device(inTopic topic: ArraySlice<UInt8>) -> String {
+        guard let first = topic.firstIndex(of: UInt8(ascii: "/")) else { return "" }
+        let rest = topic[(first + 1)...]
+        return String(decoding: rest[..<(rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex)], as: UTF8.self)
     }
 
     private func difference(_ after: Double?, _ before: Double?) -> Double? {

@@ -22,6 +22,9 @@ struct LoadReport {
     var loadToolCPU: Double?
     var brokerCPU: Double?
     var coalesced: Bool
+    /// Whether the samples were written a tick at a time (``RawMQTTClient``) rather than one libmosquitto
+    /// publish each.
+    var burst: Bool
     var drain: Double
     var machineBusy: Double?
     var serviceAlive: Bool
@@ -66,7 +69,7 @@ struct LoadReport {
         let end = lags(final)
         var lines = [
             "compass load: \(devices) devices × \(number(rate)) Hz for \(number(duration)) s (figures from second \(measured.lowerBound) to \(measured.upperBound)), --max-rate \(number(maxRate))",
-            "IMU messages/s: offered \(number(offered)), achieved \(number(achieved)) (\(published) published at QoS 0\(coalesced ? ", TCP writes coalesced" : ", TCP_NODELAY"); worst publisher lateness \(ms(worstLateness)))",
+            "IMU messages/s: offered \(number(offered)), achieved \(number(achieved)) (\(published) published at QoS 0\(burst ? ", one write per publisher per tick" : coalesced ? ", TCP writes coalesced" : ", TCP_NODELAY"); worst publisher lateness \(ms(worstLateness)))",
             "heading messages/s: \(number(headingRate)) received, \(String(format: "%.2f", perDeviceRate)) per device (expected \(number(expectedPerDeviceRate))); \(final.perDevice.count)/\(devices) devices heard",
             "heading latency (receive − sample time): p50 \(ms(latencies.percentile(0.5))), p99 \(ms(latencies.percentile(0.99))), max \(ms(latencies.last ?? .nan)); first third p50 \(ms(first.percentile(0.5))), last third p50 \(ms(last.percentile(0.5))) p99 \(ms(last.percentile(0.99)))",
             "last heading behind last sample: at stop p50 \(ms(stop.percentile(0.5))), max \(ms(stop.last ?? .nan)); after a \(number(drain)) s drain p50 \(ms(end.percentile(0.5))), max \(ms(end.last ?? .nan))",
@@ -93,7 +96,7 @@ struct LoadReport {
             ("serviceCPU", serviceCPU.map { String(format: "%.3f", $0 / max(1e-9, publishSeconds)) } ?? "null"),
             ("brokerCPU", brokerCPU.map { String(format: "%.3f", $0 / max(1e-9, publishSeconds)) } ?? "null"),
             ("loadToolCPU", loadToolCPU.map { String(format: "%.3f", $0 / max(1e-9, publishSeconds)) } ?? "null"),
-            ("coalesced", "\(coalesced)"),
+            ("coalesced", "\(coalesced)"), ("burstPublishers", "\(burst)"),
             ("keptUp", "\(keptUp)"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"

@@ -20,6 +20,8 @@ struct LoadSamples: Sendable {
 
     static let steps = 1_440
     let devices: [Device]
+    /// Each device's topic as UTF-8, for ``appendPublishPacket(device:seconds:timestamp:to:)``.
+    private let topicBytes: [[UInt8]]
     private let fragments: [[UInt8]]
     private static let head = Array(#"{"timestamp":""#.utf8)
     private static let middle = Array(#"","accel":[0.0,0.0,9.80665],"mag":["#.utf8)
@@ -40,6 +42,7 @@ struct LoadSamples: Sendable {
             let rate = (10 + 30 * random()) * (random() < 0.5 ? -1 : 1)
             return Device(id: id, topic: "\(prefix)/\(id)/imu", startHeading: 360 * random(), turnRate: rate)
         }
+        topicBytes = devices.map { Array($0.topic.utf8) }
         let (north, east, down) = (21.0, 1.6, 44.0)
         fragments = (0..<Self.steps).map { step in
             let h = Double(step) * 360 / Double(Self.steps) * .pi / 180
@@ -57,18 +60,38 @@ struct LoadSamples: Sendable {
 
     /// The payload of device `index` at `seconds` since the start, stamped `timestamp`.
     func payload(device index: Int, seconds: Double, timestamp: [UInt8]) -> Data {
+        var bytes = [UInt8]()
+        appendPayload(device: index, seconds: seconds, timestamp: timestamp, to: &bytes)
+        return Data(bytes)
+    }
+
+    /// The magnetometer fragment of device `index` at `seconds` since the start.
+    private func fragment(device index: Int, seconds: Double) -> [UInt8] {
         let device = devices[index]
         var heading = (device.startHeading + device.turnRate * seconds).truncatingRemainder(dividingBy: 360)
         if heading < 0 { heading += 360 }
-        let step = min(Self.steps - 1, Int(heading / 360 * Double(Self.steps)))
-        let fragment = fragments[step]
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(Self.head.count + timestamp.count + Self.middle.count + fragment.count + Self.tail.count)
+        return fragments[min(Self.steps - 1, Int(heading / 360 * Double(Self.steps)))]
+    }
+
+    private func appendPayload(device index: Int, seconds: Double, timestamp: [UInt8], to bytes: inout [UInt8]) {
         bytes.append(contentsOf: Self.head)
         bytes.append(contentsOf: timestamp)
         bytes.append(contentsOf: Self.middle)
-        bytes.append(contentsOf: fragment)
+        bytes.append(contentsOf: fragment(device: index, seconds: seconds))
         bytes.append(contentsOf: Self.tail)
-        return Data(bytes)
+    }
+
+    /// Appends the MQTT 3.1.1 PUBLISH packet (QoS 0, no retain) of device `index`'s sample at `seconds` since
+    /// the start, stamped `timestamp`: the same topic and payload as ``payload(device:seconds:timestamp:)``.
+    func appendPublishPacket(device index: Int, seconds: Double, timestamp: [UInt8], to bytes: inout [UInt8]) {
+        let topic = topicBytes[index]
+        let payloadLength = Self.head.count + timestamp.count + Self.middle.count
+            + fragment(device: index, seconds: seconds).count + Self.tail.count
+        bytes.append(0x30)
+        RawMQTTClient.appendLength(2 + topic.count + payloadLength, to: &bytes)
+        bytes.append(UInt8(topic.count >> 8))
+        bytes.append(UInt8(topic.count & 0xFF))
+        bytes.append(contentsOf: topic)
+        appendPayload(device: index, seconds: seconds, timestamp: timestamp, to: &bytes)
     }
 }

@@ -53,3 +53,86 @@ struct SubscriptionRouterTests {
         #expect(router.remove(first.id) == [TopicFilter("a")])
     }
 }
+
+@Suite("Routing received messages in batches")
+struct BatchRoutingTests {
+    @Test("a batch reaches each matching subscription in order, unmatched ones are held, as one by one")
+    func batchMatchesOneByOne() async throws {
+        let topics = ["s/d1/imu", "s/d2/steps", "x/y", "s/d1/steps", "s/d3/imu"]
+        let batch = topics.enumerated().map { BusMessage(topic: $0.element, text: "\($0.offset)") }
+        let router = SubscriptionRouter()
+        let imu = router.add([SubscriptionRequest(TopicFilter("s/+/imu"))])
+        let all = router.add([SubscriptionRequest(TopicFilter("s/#")), SubscriptionRequest(TopicFilter("s/+/steps"))])
+        router.route(batch)
+        #expect(await imu.collect(2, timeout: .seconds(1)).map(\.text) == ["0", "4"])
+        #expect(await all.collect(4, timeout: .seconds(1)).map(\.text) == ["0", "1", "3", "4"])
+        let late = router.add([SubscriptionRequest(TopicFilter("x/+"))])
+        #expect(await late.next(timeout: .seconds(1))?.text == "2", "the unmatched message was held")
+    }
+
+    @Test("a batch beyond a subscriber's buffer keeps the first messages and counts the rest")
+    func batchOverflow() async throws {
+        let router = SubscriptionRouter(streamLimit: 4)
+        let subscription = router.add([SubscriptionRequest(TopicFilter("t"))])
+        router.route((0..<6).map { BusMessage(topic: "t", text: "\($0)") })
+        #expect(router.droppedCount.slowSubscriber == 2)
+        #expect(await subscription.collect(6, timeout: .milliseconds(200)).map(\.text) == ["0", "1", "2", "3"])
+    }
+
+    @Test("a consumer waiting when a batch arrives receives all of it")
+    func waitingConsumerGetsWholeBatch() async throws {
+        let router = SubscriptionRouter()
+        let subscription = router.add([SubscriptionRequest(TopicFilter("t"))])
+        let reader = Task { await subscription.collect(50, timeout: .seconds(2)).map(\.text) }
+        try await Task.sleep(for: .milliseconds(50))
+        router.route((0..<50).map { BusMessage(topic: "t", text: "\($0)") })
+        #expect(await reader.value == (0..<50).map(String.init))
+    }
+
+    @Test("a cancelled wait returns nil, and the messages of a later batch stay for the next reader")
+    func cancelledWaitKeepsLaterMessages() async throws {
+        let channel = MessageChannel(limit: 100)
+        let waiting = Task { await channel.next() }
+        try await Task.sleep(for: .milliseconds(30))
+        waiting.cancel()
+        #expect(await waiting.value == nil)
+        #expect(channel.yield(contentsOf: [BusMessage(topic: "t", text: "a"), BusMessage(topic: "t", text: "b")]) == 0)
+        #expect(await channel.next()?.text == "a")
+        #expect(await channel.next()?.text == "b")
+        channel.finish()
+        #expect(await channel.next() == nil)
+        #expect(channel.yield(contentsOf: [BusMessage(topic: "t", text: "c")]) == 1, "a finished channel drops")
+    }
+}
+
+@Suite("Taking messages in batches")
+struct NextBatchTests {
+    @Test("a batch holds what is buffered, up to the limit, in order; the rest stays for the next call")
+    func batchesInOrder() async throws {
+        let router = SubscriptionRouter()
+        let subscription = router.add([SubscriptionRequest(TopicFilter("t"))])
+        router.route((0..<5).map { BusMessage(topic: "t", text: "\($0)") })
+        #expect(await subscription.nextBatch(limit: 3).map(\.text) == ["0", "1", "2"])
+        #expect(await subscription.nextBatch(limit: 3).map(\.text) == ["3", "4"])
+        router.route(BusMessage(topic: "t", text: "5"))
+        #expect(await subscription.next(timeout: .seconds(1))?.text == "5", "single reads and batches mix")
+    }
+
+    @Test("a batch waits for the first message, and a cancelled wait returns empty without losing later ones")
+    func waitsAndCancels() async throws {
+        let router = SubscriptionRouter()
+        let subscription = router.add([SubscriptionRequest(TopicFilter("t"))])
+        let waiting = Task { await subscription.nextBatch() }
+        try await Task.sleep(for: .milliseconds(30))
+        router.route(BusMessage(topic: "t", text: "a"))
+        #expect(await waiting.value.map(\.text) == ["a"])
+        let cancelled = Task { await subscription.nextBatch() }
+        try await Task.sleep(for: .milliseconds(30))
+        cancelled.cancel()
+        #expect(await cancelled.value.isEmpty)
+        router.route(BusMessage(topic: "t", text: "b"))
+        #expect(await subscription.nextBatch().map(\.text) == ["b"])
+        router.close()
+        #expect(await subscription.nextBatch().isEmpty, "an ended subscription gives an empty batch")
+    }
+}
