@@ -40,6 +40,11 @@ actor CompassEngine {
     }
 
     /// Applies one received message; a bad one is reported on the error topic and dropped.
+    /// Handles messages in order, in one visit to the actor.
+    func handle(_ messages: [BusMessage]) async {
+        for message in messages { await handle(message) }
+    }
+
     func handle(_ message: BusMessage) async {
         let device: String
         do {
