@@ -45,6 +45,7 @@ struct PositionServiceTests {
             try await device.publish("stepcompass/o1/steps", #"{"steps": \#(steps)}"#)
         }
         let positions = try await fixture.positions(4)
+        try #require(positions.count == 4, "four batches, four positions")
         #expect(positions.map(\.heading) == [0, 90, 180, 270])
         #expect(abs(positions[1].x - 7.5) < 1e-9 && abs(positions[1].y - 7.5) < 1e-9)
         #expect(abs(positions[3].x) < 1e-9 && abs(positions[3].y) < 1e-9)
