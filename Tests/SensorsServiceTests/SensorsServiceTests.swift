@@ -112,7 +112,9 @@ struct SensorsServiceTests {
         let messages = try await fixture.run(configuration)
         let elapsed = start.duration(to: clock.now)
         #expect(elapsed >= .milliseconds(195))
-        #expect(elapsed < .seconds(10), "a generous bound: the machine may be busy; the lower bound checks the pacing")
+        // Only "it ends": CPU-bound tests running in parallel can hold both threads of the cooperative pool for
+        // seconds on a 2-core machine. The lower bound is the one that checks the pacing.
+        #expect(elapsed < .seconds(60))
         #expect(messages.filter { $0.topic.hasSuffix("/imu") }.count == 101)
     }
 

@@ -77,9 +77,10 @@ struct DeviceDiscoveryTests {
     func endsEarly() async throws {
         let pair = InMemoryPair()
         try await pair.publish("stepcompass/walker-1/heading", #"{"status":"ok","heading":3}"#, retain: true)
-        let discovery = DeviceDiscovery(bus: pair.client, topics: pair.topics, window: .seconds(10))
+        let discovery = DeviceDiscovery(bus: pair.client, topics: pair.topics, window: .seconds(60))
         let started = ContinuousClock.now
         #expect(try await discovery.devices() == ["walker-1"])
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far below the 60 s window even on a loaded machine: it ended on the sync marker.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }

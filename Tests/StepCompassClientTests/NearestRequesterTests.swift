@@ -85,7 +85,8 @@ struct NearestRequesterTests {
             _ = try await NearestRequester(bus: pair.client, topics: pair.topics, timeout: .milliseconds(200))
                 .send(try NearestQuery(origin: .marker(id: "m1")))
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // It ends (no hang); the message above proves it was the 0.2 s timeout.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test("an MQTT 3.1.1-style reply (to replyTo, correlationId in the payload) is accepted; another request's is not")

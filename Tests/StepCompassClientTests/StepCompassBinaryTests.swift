@@ -67,6 +67,7 @@ struct StepCompassBinaryTests {
         let run = try await StepCompassExecutable.run(["nearest", "m1", "--connect-timeout", "1"], port: port, prefix: "t3")
         #expect(run.status == 69)
         #expect(run.output == "error: cannot reach the MQTT broker at 127.0.0.1:\(port) (connection refused). Start it (make run) or set --mqtt-host/--mqtt-port (MQTT_HOST/MQTT_PORT).\n")
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // It ends (no hang) with the right status; a loaded CI machine may take seconds to start the binary.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }
