@@ -5,11 +5,12 @@ import MarkerKit
 import ServiceRuntime
 
 extension MarkerService {
-    static var encoder: JSONEncoder {
+    /// One encoder for every status, nearby list and reply.
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
+    }()
 
     /// Publishes the retained status; a failure is logged (the next status replaces it).
     func publishStatus(_ status: MarkerStatus) async {

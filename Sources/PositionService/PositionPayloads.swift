@@ -63,8 +63,12 @@ struct PositionPayload: Encodable {
 
     /// The JSON bytes, keys sorted so that equal states give equal payloads.
     func encoded() throws -> Data {
+        try Self.encoder.encode(self)
+    }
+
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(self)
-    }
+        return encoder
+    }()
 }

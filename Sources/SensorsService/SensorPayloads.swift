@@ -83,9 +83,14 @@ enum SensorPayloads {
         try message(Permissions(motion: "authorized", location: "authorized"), on: .permissions, device: device, topics: topics)
     }
 
-    private static func message(_ body: some Encodable, on suffix: Topics.DeviceTopic, device: String, topics: Topics) throws -> BusMessage {
+    /// One encoder for every message (an IMU sample is 50 a second per walker): keys sorted.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private static func message(_ body: some Encodable, on suffix: Topics.DeviceTopic, device: String, topics: Topics) throws -> BusMessage {
         let delivery = delivery(of: suffix)
         return BusMessage(topic: topics.device(device, suffix), payload: try encoder.encode(body),
                           qos: delivery.qos, retain: delivery.retain)
