@@ -22,6 +22,21 @@ public final class MessageChannel: Sendable {
             guard head < buffer.count else { return nil }
             let message = buffer[head]
             head += 1
+            compact()
+            return message
+        }
+
+        /// Up to `limit` buffered messages, oldest first.
+        mutating func popBatch(limit: Int) -> [BusMessage] {
+            let end = min(buffer.count, head + limit)
+            let batch = Array(buffer[head..<end])
+            head = end
+            compact()
+            return batch
+        }
+
+        /// Drops what was read: all of it once the buffer is empty, else when half of a long buffer is read.
+        private mutating func compact() {
             if head == buffer.count {
                 buffer.removeAll(keepingCapacity: true)
                 head = 0
@@ -29,7 +44,6 @@ public final class MessageChannel: Sendable {
                 buffer.removeFirst(head)
                 head = 0
             }
-            return message
         }
 
         mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
@@ -42,6 +56,12 @@ public final class MessageChannel: Sendable {
     private enum Poll {
         case message(BusMessage)
         case end
+        case wait(id: Int)
+    }
+
+    /// What a waiting `nextBatch(limit:)` found under the lock (an empty batch ends the consumer).
+    private enum BatchPoll {
+        case batch([BusMessage])
         case wait(id: Int)
     }
 
@@ -120,29 +140,16 @@ public final class MessageChannel: Sendable {
     public func nextBatch(limit: Int) async -> [BusMessage] {
         precondition(limit >= 1, "a batch holds at least one message")
         while true {
-            let poll = state.withLock { state -> Result<[BusMessage], Never>? in
-                if state.count > 0 {
-                    let end = min(state.buffer.count, state.head + limit)
-                    let batch = Array(state.buffer[state.head..<end])
-                    state.head = end
-                    if state.head == state.buffer.count {
-                        state.buffer.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    } else if state.head >= 1024 && state.head * 2 >= state.buffer.count {
-                        state.buffer.removeFirst(state.head)
-                        state.head = 0
-                    }
-                    return .success(batch)
-                }
-                if state.finished || Task.isCancelled { return .success([]) }
-                return nil
-            }
-            if case .success(let batch) = poll { return batch }
-            let id = state.withLock { state -> Int in
+            let poll = state.withLock { state -> BatchPoll in
+                if state.count > 0 { return .batch(state.popBatch(limit: limit)) }
+                if state.finished || Task.isCancelled { return .batch([]) }
                 state.nextWaiterID += 1
-                return state.nextWaiterID
+                return .wait(id: state.nextWaiterID)
             }
-            await wait(id: id)
+            switch poll {
+            case .batch(let batch): return batch
+            case .wait(let id): await wait(id: id)
+            }
         }
     }
 

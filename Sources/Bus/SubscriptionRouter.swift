@@ -55,10 +55,11 @@ public final class SubscriptionRouter: Sendable {
                 channel.finish()
                 return id
             }
-            state.entries.append(Entry(id: id, requests: requests, channel: channel))
+            let entry = Entry(id: id, requests: requests, channel: channel)
+            state.entries.append(entry)
             var kept: [BusMessage] = []
             for message in state.pending {
-                if requests.contains(where: { $0.filter.matches(message.topic) }) {
+                if entry.matches(message.topic) {
                     if !channel.yield(message) { state.droppedSlow += 1 }
                 } else {
                     kept.append(message)
