@@ -103,14 +103,7 @@ struct DashboardRoutes: Sendable {
         } catch {
             return JSONResponse.error("badRequest", error.message, status: .badRequest)
         }
-        let suffix: Topics.DeviceTopic =
-            switch command {
-            case .lock, .unlock: .commandBearingLock
-            case .north: .commandSettings
-            case .calibrate: .commandCalibrate
-            case .resetPosition: .commandResetPosition
-            }
-        return await publish(BusMessage(topic: topics.device(device, suffix), payload: command.json, qos: .atLeastOnce))
+        return await publish(BusMessage(topic: topics.device(device, command.topic), payload: command.json, qos: .atLeastOnce))
     }
 
     private func publish(_ message: BusMessage) async -> Response {

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceRuntime
 
 /// A command the page sends for a device, checked before it goes on the bus, so a mistake gets a
 /// 400 with a reason instead of an error report from the compass service.
@@ -8,6 +9,16 @@ enum DeviceCommand: Sendable, Hashable {
     case north(String)
     case calibrate(String)
     case resetPosition
+
+    /// The device topic the command goes to.
+    var topic: Topics.DeviceTopic {
+        switch self {
+        case .lock, .unlock: .commandBearingLock
+        case .north: .commandSettings
+        case .calibrate: .commandCalibrate
+        case .resetPosition: .commandResetPosition
+        }
+    }
 
     /// The contract's payload.
     var payload: [String: Any] {
