@@ -55,21 +55,19 @@ public struct RuntimeOptions: ParsableArguments, Sendable {
     /// The values given on the command line, as configuration keys.
     public var commandLineValues: [AbsoluteConfigKey: ConfigValue] {
         var values = CommandLineValues()
-        func put(_ key: String, _ value: String?, secret: Bool = false) { values.set(key, value, secret: secret) }
-        func put(_ key: String, _ value: Int?) { values.set(key, value) }
-        put("mqtt.host", mqttHost)
-        put("mqtt.port", mqttPort)
-        put("mqtt.username", mqttUsername)
-        put("mqtt.password", mqttPassword, secret: true)
-        put("mqtt.tls.ca", mqttTLSCA)
-        put("mqtt.tls.cert", mqttTLSCert)
-        put("mqtt.tls.key", mqttTLSKey)
-        put("mqtt.protocol", mqttProtocol)
-        put("mqtt.client.id", mqttClientID)
-        put("mqtt.keepalive", mqttKeepAlive)
-        put("topic.prefix", topicPrefix)
-        put("log.level", logLevel)
-        put("log.format", logFormat)
+        values.set("mqtt.host", mqttHost)
+        values.set("mqtt.port", mqttPort)
+        values.set("mqtt.username", mqttUsername)
+        values.set("mqtt.password", mqttPassword, secret: true)
+        values.set("mqtt.tls.ca", mqttTLSCA)
+        values.set("mqtt.tls.cert", mqttTLSCert)
+        values.set("mqtt.tls.key", mqttTLSKey)
+        values.set("mqtt.protocol", mqttProtocol)
+        values.set("mqtt.client.id", mqttClientID)
+        values.set("mqtt.keepalive", mqttKeepAlive)
+        values.set("topic.prefix", topicPrefix)
+        values.set("log.level", logLevel)
+        values.set("log.format", logFormat)
         return values.values
     }
 }
