@@ -86,12 +86,12 @@ let package = Package(
         ),
 
         // MARK: The services' logic over the bus protocol (tested on the in-memory bus)
-        .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log]),
-        .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", log]),
-        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),
+        .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
+        .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", log, lifecycle, configuration]),
+        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", log, lifecycle, configuration]),
         .target(
             name: "MarkerService",
-            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log, configuration,
+            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log, configuration, lifecycle,
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
@@ -99,7 +99,7 @@ let package = Package(
 
         .target(
             name: "DashboardService",
-            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log, lifecycle,
+            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log, lifecycle, configuration,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio")],
             resources: [.copy("Resources/Public")]
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
         .testTarget(
             name: "DashboardServiceTests",
-            dependencies: ["DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log,
+            dependencies: ["DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log, lifecycle,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -34,6 +34,6 @@ if [ "${#filtered[@]}" -gt 0 ]; then
 fi
 
 if ! command -v swift >/dev/null; then
-    echo "error: the Swift toolchain (6.1 or later) is not on PATH; see https://www.swift.org/install/linux/" >&2
+    echo "error: the Swift toolchain (6.2 or later) is not on PATH; see https://www.swift.org/install/linux/" >&2
     exit 1
 fi

@@ -4,7 +4,7 @@ import Logging
 public import MosquittoBus
 
 /// A client made by a ``BusHarness``: a bus that can also go away cleanly or abruptly.
-public protocol HarnessClient: MessageBus {
+public protocol HarnessClient: ConnectableBus {
     /// Disconnects cleanly: no last will, the session is kept.
     func close() async
     /// Loses the connection as a crash would: the broker publishes the last will.

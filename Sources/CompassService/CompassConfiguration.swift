@@ -1,9 +1,13 @@
+public import Configuration
 /// The tuning of the compass service, with the contract's defaults.
 ///
 /// The executable fills it from the command line, the environment and the configuration file
 /// (keys `smoothing`, `max.rate`, `dead.band`, `stale.after`); tests build it directly with small
 /// values so they run fast.
 public struct CompassConfiguration: Sendable, Hashable {
+    /// The contract's defaults: smoothing 0.25 s, at most 10 headings a second, a 0.5° dead band, stale after 5 s.
+    public static let defaults = CompassConfiguration()
+
     /// The heading smoothing time constant in seconds of sample time (`--smoothing`, default 0.25).
     public var smoothing: Double
     /// The most heading messages per second of sample time for one device (`--max-rate`, default 10).
@@ -54,4 +58,20 @@ public struct CompassConfiguration: Sendable, Hashable {
 
     /// The shortest sample-time interval between two heading messages of one device, in seconds.
     var publishInterval: Double { 1 / maxRate }
+}
+
+extension CompassConfiguration {
+    /// Reads the settings from configuration.
+    ///
+    /// Keys (each optional, defaults in ``defaults``): `smoothing` (double, seconds), `max.rate` (double, per
+    /// second), `dead.band` (double, degrees), `stale.after` (double, seconds).
+    /// - Parameter config: The service's configuration.
+    public init(config: ConfigReader) {
+        let defaults = Self.defaults
+        self.init(
+            smoothing: config.double(forKey: "smoothing", default: defaults.smoothing),
+            maxRate: config.double(forKey: "max.rate", default: defaults.maxRate),
+            deadBand: config.double(forKey: "dead.band", default: defaults.deadBand),
+            staleAfter: config.double(forKey: "stale.after", default: defaults.staleAfter))
+    }
 }

@@ -13,7 +13,7 @@ import ServiceRuntime
 actor CompassEngine {
     private let configuration: CompassConfiguration
     private let model: WorldMagneticModel
-    private let context: ServiceContext
+    private let context: BusServiceContext
     private let decoder = PayloadDecoder()
     private let encoder: JSONEncoder
     private let clock = ContinuousClock()
@@ -21,7 +21,7 @@ actor CompassEngine {
     private var devices: [String: DeviceCompass] = [:]
     private var outbox: [DeviceCompass.Outbound] = []
 
-    init(configuration: CompassConfiguration, model: WorldMagneticModel, context: ServiceContext) {
+    init(configuration: CompassConfiguration, model: WorldMagneticModel, context: BusServiceContext) {
         self.configuration = configuration
         self.model = model
         self.context = context

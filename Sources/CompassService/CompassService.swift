@@ -2,6 +2,7 @@ public import Bus
 import CompassKit
 public import GeoMagnetism
 import Logging
+public import ServiceLifecycle
 public import ServiceRuntime
 
 /// The compass and calibration service (`stepcompass-compass`): IMU samples in, tilt-compensated
@@ -13,9 +14,9 @@ public import ServiceRuntime
 /// short-lived subscription reads the retained `bearing-lock` and `heading` messages of an
 /// earlier run, to restore bearing locks and north settings (see ``restoreRetainedState(into:)``). A timer task
 /// publishes held headings when their rate window ends and marks silent devices stale.
-public struct CompassService: Sendable {
+public struct CompassService: Service {
     let configuration: CompassConfiguration
-    let context: ServiceContext
+    let context: BusServiceContext
     private let model: WorldMagneticModel
 
     /// Creates the service.
@@ -25,7 +26,7 @@ public struct CompassService: Sendable {
     ///   - model: The magnetic model; the bundled WMM2025 when nil.
     /// - Throws: ``CompassServiceError`` for a bad configuration or a missing model.
     public init(
-        configuration: CompassConfiguration, context: ServiceContext, model: WorldMagneticModel? = nil
+        configuration: CompassConfiguration, context: BusServiceContext, model: WorldMagneticModel? = nil
     ) throws(CompassServiceError) {
         try configuration.validate()
         self.configuration = configuration
@@ -58,7 +59,13 @@ public struct CompassService: Sendable {
 
     /// Subscribes, says it is ready, and handles messages until the task is cancelled or the bus
     /// closes.
+    /// Waits for the bus, restores the retained state, subscribes, says ready and handles samples until the
+    /// group shuts down or the bus closes.
     public func run() async throws {
+        try await context.serve { try await self.serve() }
+    }
+
+    private func serve() async throws {
         let engine = CompassEngine(configuration: configuration, model: model, context: context)
         try await restoreRetainedState(into: engine)
         let subscription = try await context.bus.subscribe(to: try subscriptionRequests)

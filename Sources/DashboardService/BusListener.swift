@@ -9,7 +9,7 @@ struct BusListener: Sendable {
     let subscription: BusSubscription
     let topics: DashboardTopics
     let hub: DashboardHub
-    let context: ServiceContext
+    let context: BusServiceContext
 
     func run() async {
         for await message in subscription {

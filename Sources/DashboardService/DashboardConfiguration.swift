@@ -1,3 +1,5 @@
+public import Configuration
+
 /// The dashboard's settings: where it listens and how much it keeps.
 public struct DashboardConfiguration: Sendable, Hashable {
     /// The address to listen on. Loopback by default: the dashboard can send commands and has no login,
@@ -38,5 +40,29 @@ public struct DashboardConfiguration: Sendable, Hashable {
         guard requestTimeout.isFinite, requestTimeout > 0, requestTimeout <= 60 else {
             throw .invalidConfiguration("--request-timeout must be in (0, 60] seconds, got \(requestTimeout)")
         }
+    }
+}
+
+extension DashboardConfiguration {
+    /// The defaults: 127.0.0.1:8080, 2,000 positions of path, 10,000 devices, 10 updates a second, a 5 s
+    /// nearest-markers timeout.
+    public static let defaults = DashboardConfiguration()
+
+    /// Reads the settings from configuration and validates them.
+    ///
+    /// Keys (each optional, defaults in ``defaults``): `http.host` (string), `http.port` (int), `path.limit`
+    /// (int), `max.devices` (int), `max.event.rate` (double, per second), `request.timeout` (double, seconds).
+    /// - Parameter config: The service's configuration.
+    /// - Throws: ``DashboardServiceError/invalidConfiguration(_:)`` naming the option.
+    public init(config: ConfigReader) throws(DashboardServiceError) {
+        let defaults = Self.defaults
+        self.init(
+            httpHost: config.string(forKey: "http.host", default: defaults.httpHost),
+            httpPort: config.int(forKey: "http.port", default: defaults.httpPort),
+            pathLimit: config.int(forKey: "path.limit", default: defaults.pathLimit),
+            maxDevices: config.int(forKey: "max.devices", default: defaults.maxDevices),
+            maxEventRate: config.double(forKey: "max.event.rate", default: defaults.maxEventRate),
+            requestTimeout: config.double(forKey: "request.timeout", default: defaults.requestTimeout))
+        try validate()
     }
 }

@@ -4,12 +4,13 @@ public import Bus
 ///
 /// Like the mosquitto client it has a client id, a persistent session unless `cleanStart` is set, and a
 /// last will that the broker publishes when the connection is lost rather than closed.
-public final class InMemoryBus: MessageBus {
+public final class InMemoryBus: ConnectableBus {
     public let clientID: String
     private let broker: InMemoryBroker
     private let cleanStart: Bool
     private let will: BusMessage?
     private let connection = LockedValue<(id: Int, router: SubscriptionRouter)?>(nil)
+    private let birth = LockedValue<BusMessage?>(nil)
 
     /// Creates a client; call ``connect()`` before use.
     /// - Parameters:
@@ -77,4 +78,27 @@ public final class InMemoryBus: MessageBus {
     }
 
     public func flush() async throws {}
+
+    // MARK: ConnectableBus
+
+    /// Connects unless already connected (a test may connect the client before handing it to a service).
+    public func connect(timeout: Duration) async throws {
+        if connection.withLock({ $0 == nil }) { connect() }
+    }
+
+    /// Publishes the final messages, then disconnects cleanly.
+    public func disconnect(publishing finalMessages: [BusMessage], timeout: Duration) async {
+        for message in finalMessages {
+            try? await publish(message)
+        }
+        disconnect()
+    }
+
+    /// The in-memory broker never drops a connection by itself, so the message is only kept for the record.
+    public func setBirthMessage(_ message: BusMessage?) {
+        birth.withLock { $0 = message }
+    }
+
+    /// The message set by ``setBirthMessage(_:)``.
+    public var birthMessage: BusMessage? { birth.withLock { $0 } }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import MarkerKit
 public import ServiceRuntime
+public import ServiceLifecycle
 
 /// The marker geodata service: keeps the source's markers in service and answers over the bus.
 ///
@@ -18,9 +19,9 @@ public import ServiceRuntime
 ///
 /// Nothing a client sends can stop it: bad input gets an error reply and a report on the error
 /// topic. Failures of the source keep the last good markers in service.
-public struct MarkerService: Sendable {
+public struct MarkerService: Service {
     let configuration: MarkerServiceConfiguration
-    let context: ServiceContext
+    let context: BusServiceContext
     let source: MarkerSource
     let store: MarkerStore
     let cache: MarkerCache?
@@ -31,7 +32,7 @@ public struct MarkerService: Sendable {
     ///   - configuration: Source, timeouts, limits, intervals.
     ///   - context: The bus, topics, logger and error reporter.
     /// - Throws: ``MarkerServiceError/invalidConfiguration`` when the source is neither a URL nor a path.
-    public init(configuration: MarkerServiceConfiguration, context: ServiceContext) throws(MarkerServiceError) {
+    public init(configuration: MarkerServiceConfiguration, context: BusServiceContext) throws(MarkerServiceError) {
         guard let source = MarkerSource(configuration.source) else {
             throw MarkerServiceError(
                 .invalidConfiguration, "the source '\(configuration.source)' is neither an http(s) URL nor a file path")
@@ -52,8 +53,13 @@ public struct MarkerService: Sendable {
     var topics: Topics { context.topics }
     var logger: Logger { context.logger }
 
-    /// Runs until cancelled: restores the cache, subscribes, says ready, then refreshes and answers.
+    /// Waits for the bus, restores the cache, subscribes, says ready, then refreshes and answers until the group
+    /// shuts down or the task is cancelled.
     public func run() async throws {
+        try await context.serve { try await self.serve() }
+    }
+
+    private func serve() async throws {
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton, configuration: MarkerFetcher.clientConfiguration(configuration))
         do {

@@ -21,7 +21,7 @@ import struct Foundation.Data
 /// let steps = try await bus.subscribe(to: "stepcompass/+/steps")
 /// for await message in steps { ... }
 /// ```
-public final class MosquittoBus: MessageBus {
+public final class MosquittoBus: ConnectableBus {
     public let clientID: String
     let configuration: MosquittoConfiguration
     let logger: Logger

@@ -1,6 +1,7 @@
 import Bus
 import Foundation
 import Logging
+public import ServiceLifecycle
 import PositionKit
 public import ServiceRuntime
 
@@ -39,9 +40,9 @@ public import ServiceRuntime
 ///
 /// Bad input (invalid JSON, a missing or out-of-range field, NaN, a bad device id, an oversized payload, a
 /// retained position that cannot be restored) is reported on `stepcompass/errors/position` and dropped.
-public actor PositionService {
+public actor PositionService: Service {
     private let configuration: PositionConfiguration
-    private let context: ServiceContext
+    private let context: BusServiceContext
     private let decoder = PayloadDecoder()
     private var devices: [String: DevicePosition] = [:]
     private var settled = false
@@ -53,15 +54,19 @@ public actor PositionService {
     ///   - configuration: Batch size, step length and settle window.
     ///   - context: The bus, topics, logger and error reporter.
     /// - Throws: `PositionError.invalidConfiguration` for a batch size below 1 or a bad step length.
-    public init(configuration: PositionConfiguration, context: ServiceContext) throws {
+    public init(configuration: PositionConfiguration, context: BusServiceContext) throws {
         _ = try PositionCalculator(stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength)
         self.configuration = configuration
         self.context = context
     }
 
-    /// Subscribes, says ready, restores retained state during the settle window, then handles messages until the
-    /// task is cancelled or the bus closes.
+    /// Waits for the bus, subscribes, says ready, restores retained state during the settle window, then handles
+    /// messages until the group shuts down, the task is cancelled or the bus closes.
     public func run() async throws {
+        try await context.serve { try await self.serve() }
+    }
+
+    private func serve() async throws {
         let topics = context.topics
         let syncTopic = "\(topics.prefix)/services/\(context.service)/sync"
         self.syncTopic = syncTopic

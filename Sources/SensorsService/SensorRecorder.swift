@@ -2,17 +2,18 @@ import Bus
 public import Foundation
 import Logging
 public import ServiceRuntime
+public import ServiceLifecycle
 
 /// Records a device's topics to a file of JSON lines (see ``RecordedMessage``), for ``SensorReplayer``.
 ///
 /// It subscribes to `stepcompass/{device}/#` and writes every message whose payload is a JSON object, with the
 /// clock's time since the subscription, until `duration` seconds have passed or the task is cancelled. A
 /// non-JSON payload is reported on the error topic and skipped.
-public struct SensorRecorder<C: Clock>: Sendable where C.Duration == Duration {
+public struct SensorRecorder<C: Clock>: Service where C.Duration == Duration {
     private let device: String
     private let file: URL
     private let duration: Duration?
-    private let context: ServiceContext
+    private let context: BusServiceContext
     private let clock: C
 
     /// Creates a recorder.
@@ -22,7 +23,7 @@ public struct SensorRecorder<C: Clock>: Sendable where C.Duration == Duration {
     ///   - duration: How long to record; `nil` until shutdown.
     ///   - context: The bus, topics and logger.
     ///   - clock: Measures `t`.
-    public init(device: String, file: URL, duration: Duration?, context: ServiceContext, clock: C) {
+    public init(device: String, file: URL, duration: Duration?, context: BusServiceContext, clock: C) {
         self.device = device
         self.file = file
         self.duration = duration
@@ -33,8 +34,13 @@ public struct SensorRecorder<C: Clock>: Sendable where C.Duration == Duration {
     /// Records until the duration ends or the task is cancelled.
     /// - Returns: The number of messages written.
     /// - Throws: ``SensorsError/Code/unwritableRecording`` when the file cannot be created.
+    /// Runs as a lifecycle service: waits for the bus, then records (see ``record()``); the group then stops.
+    public func run() async throws {
+        try await context.serve { _ = try await self.record() }
+    }
+
     @discardableResult
-    public func run() async throws -> Int {
+    public func record() async throws -> Int {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw SensorsError(.unwritableRecording, "cannot create the recording '\(file.path)'")
         }

@@ -2,17 +2,18 @@ import Bus
 public import Foundation
 import Logging
 public import ServiceRuntime
+public import ServiceLifecycle
 
 /// Publishes a recording (see ``SensorRecorder``) again on a device's topics, at the recorded pace divided by
 /// `speed`, then returns.
 ///
 /// Each message goes to `stepcompass/{device}/{suffix}` with the contract's QoS and retain flag for that topic
 /// (QoS 0 for an unknown suffix). Payloads are published as recorded, timestamps included.
-public struct SensorReplayer<C: Clock>: Sendable where C.Duration == Duration {
+public struct SensorReplayer<C: Clock>: Service where C.Duration == Duration {
     private let device: String
     private let file: URL
     private let speed: Double
-    private let context: ServiceContext
+    private let context: BusServiceContext
     private let clock: C
 
     /// Creates a replayer.
@@ -22,7 +23,7 @@ public struct SensorReplayer<C: Clock>: Sendable where C.Duration == Duration {
     ///   - speed: How many times faster than recorded; finite and positive.
     ///   - context: The bus, topics and logger.
     ///   - clock: Paces the replay.
-    public init(device: String, file: URL, speed: Double, context: ServiceContext, clock: C) {
+    public init(device: String, file: URL, speed: Double, context: BusServiceContext, clock: C) {
         self.device = device
         self.file = file
         self.speed = speed
@@ -33,8 +34,13 @@ public struct SensorReplayer<C: Clock>: Sendable where C.Duration == Duration {
     /// Reads the whole recording, then publishes it; stops early when the task is cancelled.
     /// - Returns: The number of messages published.
     /// - Throws: ``SensorsError`` for an unreadable file, a malformed line or a bad speed.
+    /// Runs as a lifecycle service: waits for the bus, then replays (see ``replay()``); the group then stops.
+    public func run() async throws {
+        try await context.serve { _ = try await self.replay() }
+    }
+
     @discardableResult
-    public func run() async throws -> Int {
+    public func replay() async throws -> Int {
         guard speed.isFinite, speed > 0 else {
             throw SensorsError(.invalidConfiguration, "the speed must be a finite positive factor, not \(speed)")
         }

@@ -2,6 +2,7 @@ import Foundation
 import GeoMagnetism
 import Logging
 public import ServiceRuntime
+public import ServiceLifecycle
 public import WalkerSimulation
 
 /// The sensor publisher (`stepcompass-sensors`): simulated walkers on the contract's device topics.
@@ -11,9 +12,9 @@ public import WalkerSimulation
 /// IMU rate (QoS 0), `location` at 1 Hz (QoS 1) and `simulation/truth` (QoS 0), with timestamps in simulated time.
 /// A fleet runs its walkers concurrently in a task group. Pacing uses the injected clock (a `ContinuousClock` in
 /// production), so tests can run fast.
-public struct SensorsService<C: Clock>: Sendable where C.Duration == Duration {
+public struct SensorsService<C: Clock>: Service where C.Duration == Duration {
     private let configuration: SensorsConfiguration
-    private let context: ServiceContext
+    private let context: BusServiceContext
     private let clock: C
     private let fieldSource: any GeomagneticFieldSource
 
@@ -26,7 +27,7 @@ public struct SensorsService<C: Clock>: Sendable where C.Duration == Duration {
     /// - Throws: ``SensorsError`` for a bad device id, speed or duration; `WalkerSimulationError` for a walk out of
     ///   range; the model's error when WMM2025 cannot load.
     public init(
-        configuration: SensorsConfiguration, context: ServiceContext, clock: C,
+        configuration: SensorsConfiguration, context: BusServiceContext, clock: C,
         fieldSource: (any GeomagneticFieldSource)? = nil
     ) throws {
         guard !configuration.devices.isEmpty else { throw SensorsError(.invalidConfiguration, "no device to simulate") }
@@ -50,8 +51,13 @@ public struct SensorsService<C: Clock>: Sendable where C.Duration == Duration {
         self.fieldSource = source
     }
 
-    /// Says ready and publishes every walker until the duration ends or the task is cancelled.
+    /// Waits for the bus, says ready and publishes every walker until the duration ends, the group shuts down
+    /// or the task is cancelled.
     public func run() async throws {
+        try await context.serve { try await self.simulate() }
+    }
+
+    private func simulate() async throws {
         try await context.ready()
         context.logger.info("simulating", metadata: [
             "sensors.devices": "\(configuration.devices.joined(separator: ","))", "sensors.speed": "\(configuration.speed)",
@@ -76,7 +82,7 @@ extension SensorsService where C == ContinuousClock {
     /// - Parameters:
     ///   - configuration: The devices, the walk, the speed and the duration.
     ///   - context: The bus, topics and logger.
-    public init(configuration: SensorsConfiguration, context: ServiceContext) throws {
+    public init(configuration: SensorsConfiguration, context: BusServiceContext) throws {
         try self.init(configuration: configuration, context: context, clock: ContinuousClock())
     }
 }

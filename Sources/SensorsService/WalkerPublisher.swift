@@ -18,7 +18,7 @@ struct WalkerPublisher<C: Clock>: Sendable where C.Duration == Duration {
     let progressInterval: Double
     let tick: Duration
     let clock: C
-    let context: ServiceContext
+    let context: BusServiceContext
 
     /// Runs until `duration` simulated seconds have been published, or until the task is cancelled.
     func run() async throws {

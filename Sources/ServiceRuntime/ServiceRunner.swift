@@ -2,17 +2,18 @@ import Bus
 public import Configuration
 import Foundation
 public import Logging
-import MosquittoBus
-import ServiceLifecycle
+public import MosquittoBus
+public import ServiceLifecycle
 import UnixSignals
 
 /// Runs one StepCompass service: configuration, logging, the MQTT connection, status, signals.
 ///
-/// The executable's `main` parses options, calls ``prepare(service:options:commandLine:)`` and hands its
-/// logic to ``run(_:)``. The runner connects to the broker (retrying with backoff until it is there),
-/// sets the offline status as the last will, runs the logic, publishes `online` when the logic calls
-/// ``ServiceContext/ready()`` (and again after every reconnect), and on SIGTERM or SIGINT cancels the
-/// logic, publishes `offline`, disconnects cleanly keeping the session, and returns (exit status 0).
+/// The executable's `main` parses options, calls ``prepare(service:options:commandLine:)`` and hands the
+/// service's builder (`buildX(config:logger:bus:)`, the same function the tests call over an in-memory bus)
+/// to ``run(_:)``. The group it builds connects to the broker (retrying with backoff until it is there),
+/// publishes `online` when the logic calls ``BusServiceContext/ready()`` (and again after every reconnect),
+/// and on SIGTERM or SIGINT stops the logic, publishes `offline`, disconnects cleanly keeping the session,
+/// and returns (exit status 0). See ``BusRuntime``.
 public struct ServiceRunner: Sendable {
     public let service: String
     public let config: ConfigReader
@@ -59,14 +60,14 @@ public struct ServiceRunner: Sendable {
         throw ConfigurationError(messages.joined(separator: "; "))
     }
 
-    /// Connects and runs `body` until SIGTERM or SIGINT (or until `body` returns).
-    public func run(_ body: @escaping @Sendable (ServiceContext) async throws -> Void) async throws {
+    /// Creates the MQTT connection (with the `offline` status as its last will), builds the service group with
+    /// `build` (the service's `buildX(config:logger:bus:)`), and runs it until SIGTERM or SIGINT, or until its
+    /// work ends. Settings read by `build` that were present but malformed stop the start.
+    /// - Parameter build: The service's builder.
+    public func run(_ build: (ConfigReader, Logger, MosquittoBus) async throws -> ServiceGroup) async throws {
         try checkSettings()
-        let startedAt = Timestamp.format(Date())
-        let online = ServiceStatus(state: .online, service: service, version: StepCompassVersion.current, startedAt: startedAt)
-        var offline = online
-        offline.state = .offline
-        let mqtt = try MosquittoConfiguration(config: config, service: service, will: offline.message(topics: topics))
+        let statuses = ServiceStatus.messages(service: service, topics: topics, startedAt: Date())
+        let mqtt = try MosquittoConfiguration(config: config, service: service, will: statuses.offline)
         let bus = try MosquittoBus(configuration: mqtt, logger: logger)
         logger.info("starting", metadata: [
             "service": "\(service)", "version": "\(StepCompassVersion.current)",
@@ -74,50 +75,15 @@ public struct ServiceRunner: Sendable {
             "mqtt.protocol": "\(mqtt.protocolVersion.rawValue)", "mqtt.tls": "\(mqtt.tls != nil)",
             "topic.prefix": "\(topics.prefix)",
         ])
-        let application = BusApplication(
-            bus: bus, body: body, service: service, topics: topics, logger: logger,
-            online: online.message(topics: topics), offline: offline.message(topics: topics))
-        let group = ServiceGroup(
+        let group = try await build(config, logger, bus)
+        try checkSettings()
+        // The signals belong to the process, not to the service: the built group runs inside this one,
+        // as Hummingbird's `runService()` does with an application.
+        let process = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                // A service whose work is done (a replay, a walk of --duration) ends the process cleanly.
-                services: [.init(service: application, successTerminationBehavior: .gracefullyShutdownGroup)],
+                services: [.init(service: group, successTerminationBehavior: .gracefullyShutdownGroup)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        try await group.run()
-    }
-}
-
-/// The service's logic wrapped as a swift-service-lifecycle `Service`.
-struct BusApplication: Service {
-    let bus: MosquittoBus
-    let body: @Sendable (ServiceContext) async throws -> Void
-    let service: String
-    let topics: Topics
-    let logger: Logger
-    let online: BusMessage
-    let offline: BusMessage
-
-    func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown {
-                try await bus.connect(timeout: .seconds(365 * 86_400))
-                let context = ServiceContext(service: service, bus: bus, topics: topics, logger: logger) {
-                    try await bus.publish(online)
-                    bus.setBirthMessage(online)
-                    logger.info("online", metadata: ["status.topic": "\(online.topic)"])
-                }
-                try await body(context)
-            }
-        } catch is CancellationError {
-            // Shutdown requested: fall through to the clean disconnect.
-        } catch let error as BusError where error.code == .closed {
-            // Shutdown requested while waiting on the bus.
-        } catch {
-            logger.error("the service failed", metadata: ["error": "\(error)"])
-            await bus.disconnect(publishing: [offline])
-            throw error
-        }
-        logger.info("stopping: publishing offline and disconnecting")
-        await bus.disconnect(publishing: [offline])
+        try await process.run()
     }
 }

@@ -18,16 +18,16 @@ struct CompassCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: RuntimeOptions
 
-    @Option(help: "Heading smoothing time constant in seconds of sample time (env SMOOTHING, default 0.25).")
+    @Option(help: "Heading smoothing time constant in seconds of sample time (env SMOOTHING, default \(CompassConfiguration.defaults.smoothing)).")
     var smoothing: Double?
 
-    @Option(name: .customLong("max-rate"), help: "Most heading messages per second of sample time per device (env MAX_RATE, default 10).")
+    @Option(name: .customLong("max-rate"), help: "Most heading messages per second of sample time per device (env MAX_RATE, default \(CompassConfiguration.defaults.maxRate)).")
     var maxRate: Double?
 
-    @Option(name: .customLong("dead-band"), help: "Heading change in degrees below which nothing is published (env DEAD_BAND, default 0.5).")
+    @Option(name: .customLong("dead-band"), help: "Heading change in degrees below which nothing is published (env DEAD_BAND, default \(CompassConfiguration.defaults.deadBand)).")
     var deadBand: Double?
 
-    @Option(name: .customLong("stale-after"), help: "Seconds without an IMU sample before a device is stale (env STALE_AFTER, default 5).")
+    @Option(name: .customLong("stale-after"), help: "Seconds without an IMU sample before a device is stale (env STALE_AFTER, default \(CompassConfiguration.defaults.staleAfter)).")
     var staleAfter: Double?
 
     func run() async throws {
@@ -36,11 +36,8 @@ struct CompassCommand: AsyncParsableCommand {
             values.set(key, value)
         }
         let runner = try await ServiceRunner.prepare(service: "compass", options: runtime, commandLine: values.values)
-        let configuration = CompassConfiguration(config: runner.config)
-        try configuration.validate()
-        try await runner.run { context in
-            let service = try CompassService(configuration: configuration, context: context)
-            try await service.run()
+        try await runner.run { config, logger, bus in
+            try buildCompass(config: config, logger: logger, bus: bus)
         }
     }
 }

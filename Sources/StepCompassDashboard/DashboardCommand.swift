@@ -49,22 +49,12 @@ struct DashboardCommand: AsyncParsableCommand {
         values.set("max.event.rate", maxEventRate)
         values.set("request.timeout", requestTimeout)
         let runner = try await ServiceRunner.prepare(service: "dashboard", options: runtime, commandLine: values.values)
-        let config = runner.config
-        let defaults = DashboardConfiguration()
-        let configuration = DashboardConfiguration(
-            httpHost: config.string(forKey: "http.host", default: defaults.httpHost),
-            httpPort: config.int(forKey: "http.port", default: defaults.httpPort),
-            pathLimit: config.int(forKey: "path.limit", default: defaults.pathLimit),
-            maxDevices: config.int(forKey: "max.devices", default: defaults.maxDevices),
-            maxEventRate: config.double(forKey: "max.event.rate", default: defaults.maxEventRate),
-            requestTimeout: config.double(forKey: "request.timeout", default: defaults.requestTimeout))
-        do {
-            try configuration.validate()
-        } catch {
-            throw ValidationError(error.description)
-        }
-        try await runner.run { context in
-            try await DashboardService(configuration: configuration, context: context).run()
+        try await runner.run { config, logger, bus in
+            do {
+                return try buildDashboard(config: config, logger: logger, bus: bus)
+            } catch let error as DashboardServiceError {
+                throw ValidationError(error.description)
+            }
         }
     }
 }

@@ -94,10 +94,8 @@ struct MarkersCommand: AsyncParsableCommand {
     func run() async throws {
         let runner = try await ServiceRunner.prepare(
             service: "markers", options: runtime, commandLine: commandLineValues)
-        let configuration = try MarkerServiceConfiguration(config: runner.config)
-        try await runner.run { context in
-            let service = try MarkerService(configuration: configuration, context: context)
-            try await service.run()
+        try await runner.run { config, logger, bus in
+            try buildMarkers(config: config, logger: logger, bus: bus)
         }
     }
 }

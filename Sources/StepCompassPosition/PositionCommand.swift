@@ -17,15 +17,17 @@ struct PositionCommand: AsyncParsableCommand {
             disconnects cleanly, keeping its session so that step messages sent meanwhile are counted later.
             """)
 
+    private static let defaults = PositionConfiguration.defaults
+
     @OptionGroup var runtime: RuntimeOptions
 
-    @Option(name: .customLong("steps-per-update"), help: "Steps per position update (default 10).")
+    @Option(name: .customLong("steps-per-update"), help: "Steps per position update (default \(defaults.stepsPerUpdate)).")
     var stepsPerUpdate: Int?
 
-    @Option(name: .customLong("step-length"), help: "Metres per step (default 0.75).")
+    @Option(name: .customLong("step-length"), help: "Metres per step (default \(defaults.stepLength)).")
     var stepLength: Double?
 
-    @Option(name: .customLong("settle-ms"), help: "Longest wait in milliseconds for the retained positions after subscribing (default 5000; it normally ends in milliseconds, when the sync marker comes back).")
+    @Option(name: .customLong("settle-ms"), help: "Longest wait in milliseconds for the retained positions after subscribing (default \(defaults.settleWindow.components.seconds * 1000); it normally ends in milliseconds, when the sync marker comes back).")
     var settleMilliseconds: Int?
 
     func run() async throws {
@@ -34,13 +36,8 @@ struct PositionCommand: AsyncParsableCommand {
         values.set("step.length", stepLength)
         values.set("settle.ms", settleMilliseconds)
         let runner = try await ServiceRunner.prepare(service: "position", options: runtime, commandLine: values.values)
-        let settings = PositionConfiguration(
-            stepsPerUpdate: runner.config.int(forKey: "steps.per.update", default: 10),
-            stepLength: runner.config.double(forKey: "step.length", default: 0.75),
-            settleWindow: .milliseconds(runner.config.int(forKey: "settle.ms", default: 5_000)))
-        try await runner.run { context in
-            let service = try PositionService(configuration: settings, context: context)
-            try await service.run()
+        try await runner.run { config, logger, bus in
+            try buildPosition(config: config, logger: logger, bus: bus)
         }
     }
 }

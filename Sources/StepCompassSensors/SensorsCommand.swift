@@ -1,9 +1,7 @@
 import ArgumentParser
 import Configuration
-import Foundation
 import SensorsService
 import ServiceRuntime
-import WalkerSimulation
 
 /// `stepcompass-sensors`: the sensor publisher (steps, IMU, location; a simulated walker by default).
 @main
@@ -67,40 +65,8 @@ struct SensorsCommand: AsyncParsableCommand {
         values.set("record", record)
         values.set("replay", replay)
         let runner = try await ServiceRunner.prepare(service: "sensors", options: runtime, commandLine: values.values)
-        let config = runner.config
-
-        let device = config.string(forKey: "device", default: "walker-1")
-        let speed = config.double(forKey: "speed", default: 1)
-        let duration = config.double(forKey: "duration")
-        if let path = config.string(forKey: "replay") {
-            try await runner.run { context in
-                try await SensorReplayer(device: device, file: URL(fileURLWithPath: path), speed: speed, context: context,
-                                         clock: ContinuousClock()).run()
-            }
-            return
-        }
-        if let path = config.string(forKey: "record") {
-            try await runner.run { context in
-                try await SensorRecorder(device: device, file: URL(fileURLWithPath: path),
-                                         duration: duration.map { .seconds($0) }, context: context,
-                                         clock: ContinuousClock()).run()
-            }
-            return
-        }
-        var walker = WalkerConfiguration()
-        walker.seed = UInt64(truncatingIfNeeded: config.int(forKey: "seed", default: 1))
-        walker.stepLength = config.double(forKey: "step.length", default: walker.stepLength)
-        walker.imuRate = config.double(forKey: "imu.rate", default: walker.imuRate)
-        walker.startLatitude = config.double(forKey: "start.latitude", default: walker.startLatitude)
-        walker.startLongitude = config.double(forKey: "start.longitude", default: walker.startLongitude)
-        walker.hardIronMagnitude = config.double(forKey: "hard.iron", default: walker.hardIronMagnitude)
-        walker.softIronDistortion = config.double(forKey: "soft.iron", default: walker.softIronDistortion)
-        walker.figureEight = config.bool(forKey: "figure.eight", default: true)
-        let count = config.int(forKey: "devices")
-        let settings = SensorsConfiguration(
-            devices: count.map(SensorsConfiguration.fleet) ?? [device], walker: walker, speed: speed, duration: duration)
-        try await runner.run { context in
-            try await SensorsService<ContinuousClock>(configuration: settings, context: context).run()
+        try await runner.run { config, logger, bus in
+            try buildSensors(config: config, logger: logger, bus: bus)
         }
     }
 }

@@ -50,17 +50,39 @@ public struct WalkerConfiguration: Sendable, Hashable {
     public var figureEight = true
     /// How long the figure-8 lasts, seconds (at most 5 by default); it fades in and out smoothly.
     public var figureEightDuration = 5.0
+    /// How the phone is carried (``PhoneCarry/hand``, the original behaviour, by default). ``pitch``, ``roll`` and
+    /// ``handSway`` shape the ``PhoneCarry/hand`` carry (``PhoneCarry/texting`` uses ``roll`` and ``handSway``); the
+    /// figure-8 happens only in the hand and texting carries.
+    public var carry: PhoneCarry = .hand
+    /// In the ``PhoneCarry/pocket`` carry, whether the phone's top points down the thigh (true, the default) or up.
+    public var pocketTopDown = true
+    /// What the person does: ``WalkerActivity/walking`` (the default) or a still-phone script with no steps.
+    public var activity: WalkerActivity = .walking
 
     // MARK: Sensors
 
     /// IMU samples per second (50).
     public var imuRate = 50.0
+    /// Relative jitter of the IMU sampling interval: each interval is `(1 + imuJitter · u) / imuRate` with `u`
+    /// uniform in −1…1 (0.1 = ±10 %), so timestamps wander off the regular grid as a real sensor queue's do.
+    /// 0 (the default): samples exactly at multiples of `1 / imuRate`. At most 0.5.
+    public var imuJitter = 0.0
+    /// Dropouts of the IMU stream (none by default); see ``IMUGaps``.
+    public var imuGaps: IMUGaps? = nil
     /// Peak vertical acceleration of the step impacts, m/s² (1.5), with smaller forward and sideways components.
     public var stepImpactAmplitude = 1.5
     /// Standard deviation of the accelerometer's white noise (sensor plus hand tremor), m/s².
     public var accelerometerNoise = 0.05
+    /// Standard deviation of the constant accelerometer bias per axis, m/s² (0 by default): each axis gets its own
+    /// offset, drawn once from the seed, like an uncalibrated MEMS accelerometer's (typically 0.02–0.1).
+    public var accelerometerBias = 0.0
+    /// The accelerometer's resolution, m/s² (0, the default: none): readings are rounded to multiples of it
+    /// (e.g. 0.0024 for a 16-bit ±8 g sensor, 0.0383 for a 10-bit ±2 g one).
+    public var accelerometerQuantization = 0.0
     /// Standard deviation of the gyroscope's white noise, rad/s.
     public var gyroscopeNoise = 0.003
+    /// Standard deviation of the constant gyroscope bias per axis, rad/s (0 by default), drawn once from the seed.
+    public var gyroscopeBias = 0.0
     /// Standard deviation of the magnetometer's white noise, µT.
     public var magnetometerNoise = 0.4
     /// Magnitude of the hard-iron offset in µT (10); its direction comes from the seed.
@@ -136,6 +158,19 @@ public struct WalkerConfiguration: Sendable, Hashable {
         try require(finite(handSway) && handSway >= 0 && handSway <= 10, "hand sway must be 0…10°")
         try require(finite(figureEightDuration) && figureEightDuration >= 0, "figure-8 duration must not be negative")
         try require(finite(imuRate) && imuRate >= 1 && imuRate <= 1_000, "IMU rate must be 1…1,000 Hz")
+        try require(finite(imuJitter) && imuJitter >= 0 && imuJitter <= 0.5, "IMU jitter must be 0…0.5")
+        if let imuGaps {
+            try require(finite(imuGaps.rate, imuGaps.minimumLength, imuGaps.maximumLength) && imuGaps.rate >= 0
+                        && imuGaps.rate <= 10 && imuGaps.minimumLength > 0 && imuGaps.minimumLength <= imuGaps.maximumLength
+                        && imuGaps.maximumLength <= 60, "IMU gaps: rate 0…10 /s, 0 < minimum ≤ maximum ≤ 60 s")
+        }
+        try require(finite(accelerometerBias, accelerometerQuantization, gyroscopeBias) && accelerometerBias >= 0
+                    && accelerometerQuantization >= 0 && gyroscopeBias >= 0,
+                    "accelerometer and gyroscope bias and quantisation must not be negative")
+        if case .shaken(let frequency, let duration) = activity {
+            try require(finite(frequency, duration) && frequency >= 0.5 && frequency <= 20 && duration > 0,
+                        "shaking frequency must be 0.5…20 Hz and its duration positive")
+        }
         try require(finite(locationRate) && locationRate > 0 && locationRate <= 100, "location rate must be 0…100 Hz")
         try require(finite(truthRate) && truthRate > 0 && truthRate <= 1_000, "truth rate must be 0…1,000 Hz")
         try require(finite(stepImpactAmplitude, accelerometerNoise, gyroscopeNoise, magnetometerNoise, hardIronMagnitude)

@@ -65,6 +65,20 @@ public struct WalkerSimulator: Sendable {
     public private(set) var distanceWalked = 0.0
     /// The geomagnetic field used for the last sample (before interference), NED µT.
     public private(set) var geomagneticField: (north: Double, east: Double, down: Double)
+    /// The true walking direction (degrees clockwise from true north, in [0, 360)) at the last processed tick: the
+    /// same as ``heading``, named for contrast with ``deviceHeading``. It is the route's whatever the carry.
+    public var walkingHeading: Double { heading }
+    /// The phone's true heading at the last processed tick, degrees clockwise from true north in [0, 360): the
+    /// direction of the device's +y axis projected on the horizontal (the contract's definition), or, when +y is
+    /// within 30° of the vertical (a phone held upright, at the ear, in a pocket, hanging in the hand), the direction
+    /// the back of the phone (−z) faces. Equal to ``walkingHeading`` in the hand carry outside the figure-8; different
+    /// in the pocket, swing, bag, ear and armband carries.
+    public private(set) var deviceHeading: Double
+    /// The phone's true attitude at the last processed tick: the rows of the device → NED rotation
+    /// (`world = R · device`).
+    public private(set) var deviceAttitude: [[Double]] = Matrix3.identity.rows
+    /// The true time of the last processed IMU tick (emitted or dropped in a gap), seconds since the start.
+    public private(set) var lastTickTime = 0.0
 
     private let fieldSource: any GeomagneticFieldSource
     private let plane: LocalTangentPlane
@@ -86,6 +100,14 @@ public struct WalkerSimulator: Sendable {
     private var stepLength: Double
     private var fieldTime = 0.0
     private var previousAttitude: Matrix3?
+    // Opt-in realism (each with its own random stream, so the default walk's streams are untouched).
+    private let accelerometerBiasVector: SIMD3<Double>
+    private let gyroscopeBiasVector: SIMD3<Double>
+    private let bagOrientation: Matrix3
+    private var jitterRNG: SplitMix64
+    private var gapRNG: SplitMix64
+    private var nextTickTime = 0.0
+    private var gapEnd = -Double.infinity
 
     /// A walker at the start of its route, at `t = 0`, before any event.
     ///
@@ -142,6 +164,16 @@ public struct WalkerSimulator: Sendable {
         noiseRNG = SplitMix64(seed: seed, stream: 3)
         stepDuration = 1 / configuration.cadence
         stepLength = configuration.stepLength
+        deviceHeading = heading
+        var biasRNG = SplitMix64(seed: seed, stream: 6)
+        let accelBias = SIMD3(biasRNG.nextGaussian(), biasRNG.nextGaussian(), biasRNG.nextGaussian())
+        let gyroBias = SIMD3(biasRNG.nextGaussian(), biasRNG.nextGaussian(), biasRNG.nextGaussian())
+        accelerometerBiasVector = configuration.accelerometerBias * accelBias
+        gyroscopeBiasVector = configuration.gyroscopeBias * gyroBias
+        var bagRNG = SplitMix64(seed: seed, stream: 7)
+        bagOrientation = CarryModel.randomRotation(&bagRNG)
+        jitterRNG = SplitMix64(seed: seed, stream: 8)
+        gapRNG = SplitMix64(seed: seed, stream: 9)
         drawNextStep()
     }
 
@@ -158,9 +190,13 @@ public struct WalkerSimulator: Sendable {
     public mutating func advance(to t: Double) -> [SimulationEvent] {
         guard t.isFinite else { return [] }
         var events: [SimulationEvent] = []
-        while Double(nextTick) / configuration.imuRate <= t + 1e-9 {
+        while tickTime(nextTick) <= t + 1e-9 {
             processTick(nextTick, into: &events)
             nextTick += 1
+            if configuration.imuJitter > 0 {
+                let u = 2 * jitterRNG.nextUnit() - 1
+                nextTickTime += (1 + configuration.imuJitter * u) / configuration.imuRate
+            }
         }
         time = max(time, t)
         return events
@@ -168,15 +204,23 @@ public struct WalkerSimulator: Sendable {
 
     // MARK: - One tick
 
+    /// The time of tick `index`: on the regular grid, or, with jitter, the accumulated jittered intervals.
+    private func tickTime(_ index: Int) -> Double {
+        configuration.imuJitter > 0 ? nextTickTime : Double(index) / configuration.imuRate
+    }
+
     private mutating func processTick(_ index: Int, into events: inout [SimulationEvent]) {
         let rate = configuration.imuRate
-        let t = Double(index) / rate
-        if index > 0 {
-            walk(for: 1 / rate, into: &events, at: t)
+        let t = tickTime(index)
+        let interval = configuration.imuJitter > 0 ? t - lastTickTime : 1 / rate
+        if index > 0, configuration.activity == .walking {
+            walk(for: interval, into: &events, at: t)
         }
+        lastTickTime = t
         reportSteps(at: t, into: &events)
         refreshField(at: t)
-        events.append(imuSample(at: t, interval: 1 / rate))
+        let sample = imuSample(at: t, interval: interval)
+        if !isInGap(at: t, index: index, interval: interval) { events.append(sample) }
         while Double(nextLocation) / configuration.locationRate <= t + 1e-9 {
             if nextLocation > 0 { gps.advance(by: 1 / configuration.locationRate) }
             events.append(locationFix(at: t))
@@ -225,6 +269,15 @@ public struct WalkerSimulator: Sendable {
         }
     }
 
+    /// Whether the IMU sample at `t` falls in a dropout (see ``WalkerConfiguration/imuGaps``); may start one.
+    private mutating func isInGap(at t: Double, index: Int, interval: Double) -> Bool {
+        guard let gaps = configuration.imuGaps, index > 0 else { return false }
+        if t < gapEnd { return true }
+        guard gapRNG.nextUnit() <= gaps.rate * interval else { return false }
+        gapEnd = t + gaps.minimumLength + (gaps.maximumLength - gaps.minimumLength) * gapRNG.nextUnit()
+        return true
+    }
+
     private mutating func drawNextStep() {
         stepLength = configuration.stepLength * (1 + configuration.stepLengthVariation * gaitRNG.nextClippedGaussian())
         stepDuration = 1 / (configuration.cadence * (1 + configuration.cadenceVariation * gaitRNG.nextClippedGaussian()))
@@ -257,12 +310,15 @@ public struct WalkerSimulator: Sendable {
     /// The phone's attitude now: along the walking heading, pitched and rolled as held, with the hand's sway at the
     /// gait rhythm and, at the start, the figure-8.
     private func attitude(at t: Double) -> DeviceOrientation {
+        attitude(at: t, pitch: configuration.pitch, roll: configuration.roll, sway: configuration.handSway)
+    }
+
+    private func attitude(at t: Double, pitch: Double, roll: Double, sway: Double) -> DeviceOrientation {
         let gait = Double(steps) + stepPhase  // continuous step count: one cycle per step
-        let sway = configuration.handSway
         var orientation = DeviceOrientation(
             yaw: heading,
-            pitch: configuration.pitch + 0.75 * sway * Math.sin(2 * .pi * gait),
-            roll: configuration.roll + sway * Math.sin(.pi * gait)
+            pitch: pitch + 0.75 * sway * Math.sin(2 * .pi * gait),
+            roll: roll + sway * Math.sin(.pi * gait)
         )
         let duration = configuration.figureEightDuration
         if configuration.figureEight, t < duration {
@@ -286,14 +342,16 @@ public struct WalkerSimulator: Sendable {
         return orientation
     }
 
-    /// Whether the figure-8 wave is under way at `t`.
+    /// Whether the figure-8 wave is under way at `t` (only in the hand and texting carries, while walking).
     public func isWavingFigureEight(at t: Double) -> Bool {
         configuration.figureEight && t > 0 && t < configuration.figureEightDuration
+            && configuration.activity == .walking && (configuration.carry == .hand || configuration.carry == .texting)
     }
 
-    private mutating func imuSample(at t: Double, interval: Double) -> SimulationEvent {
+    /// The hand carry's attitude and specific force (the original model, kept expression for expression so the
+    /// default walk's output is unchanged bit for bit).
+    private func handKinematics(at t: Double) -> (attitude: Matrix3, specificForce: SIMD3<Double>) {
         let attitude = attitude(at: t).matrix
-        let toDevice = attitude.transposed
 
         // Accelerometer: specific force a − g in NED, into the device frame.
         let amplitude = configuration.stepImpactAmplitude
@@ -306,7 +364,48 @@ public struct WalkerSimulator: Sendable {
         let h = Math.radians(heading)
         let (fn, fe) = (Math.cos(h), Math.sin(h))  // forward unit vector; right is (−fe, fn)
         let specificForce = SIMD3(forward * fn - sideways * fe, forward * fe + sideways * fn, -up - Self.gravity)
-        let accel = toDevice * specificForce + noise(configuration.accelerometerNoise)
+        return (attitude, specificForce)
+    }
+
+    /// The attitude and specific force of the configured carry or script.
+    private func kinematics(at t: Double) -> (attitude: Matrix3, specificForce: SIMD3<Double>) {
+        guard configuration.activity == .walking else {
+            return CarryModel.script(configuration.activity, at: t, heading: heading)
+        }
+        let gait = GaitState(gait: Double(steps) + stepPhase, stepPhase: stepPhase, stepRate: 1 / stepDuration,
+                             speed: stepLength / stepDuration, heading: heading, turnRate: turnRate)
+        switch configuration.carry {
+        case .hand:
+            return handKinematics(at: t)
+        case .texting:
+            // Held a little higher and less steadily than to read, the hand's bob lagging the trunk's.
+            let attitude = attitude(at: t, pitch: 40, roll: configuration.roll, sway: 2 * configuration.handSway).matrix
+            let body = CarryModel.trunkAcceleration(gait, amplitude: configuration.stepImpactAmplitude, gain: 1.2, lag: 0.3)
+            let specificForce = CarryModel.bodyToWorld(heading: heading) * body - SIMD3(0, 0, Self.gravity)
+            return (attitude, specificForce)
+        case .ear, .pocket, .swing, .bag, .armband:
+            return CarryModel.walking(configuration.carry, gait: gait, amplitude: configuration.stepImpactAmplitude,
+                                      pocketTopDown: configuration.pocketTopDown, bagOrientation: bagOrientation)
+        }
+    }
+
+    /// The device heading of an attitude: +y projected, or −z when +y is within 30° of the vertical.
+    private static func deviceHeading(of attitude: Matrix3) -> Double {
+        let y = SIMD3(attitude.r0.y, attitude.r1.y, attitude.r2.y)
+        let direction = abs(y.z) < 0.866_025_403_784_438_6 ? y : -SIMD3(attitude.r0.z, attitude.r1.z, attitude.r2.z)
+        return Math.compass(Math.degrees(Math.atan2(direction.y, direction.x)))
+    }
+
+    private mutating func imuSample(at t: Double, interval: Double) -> SimulationEvent {
+        let (attitude, specificForce) = kinematics(at: t)
+        let toDevice = attitude.transposed
+        deviceAttitude = attitude.rows
+        deviceHeading = Self.deviceHeading(of: attitude)
+
+        var accel = toDevice * specificForce + noise(configuration.accelerometerNoise)
+        if configuration.accelerometerBias > 0 { accel += accelerometerBiasVector }
+        let step = configuration.accelerometerQuantization
+        if step > 0 { accel = (accel / step).rounded(.toNearestOrEven) * step }
 
         // Magnetometer: field (+ interference) into the device frame, then soft iron, hard iron, noise.
         var field = SIMD3(geomagneticField.north, geomagneticField.east, geomagneticField.down)
@@ -322,7 +421,8 @@ public struct WalkerSimulator: Sendable {
             rate = (previous.transposed * attitude).rotationVector / interval
         }
         previousAttitude = attitude
-        let gyro = rate + noise(configuration.gyroscopeNoise)
+        var gyro = rate + noise(configuration.gyroscopeNoise)
+        if configuration.gyroscopeBias > 0 { gyro += gyroscopeBiasVector }
 
         return .imu(t: t, accel: [accel.x, accel.y, accel.z], mag: [mag.x, mag.y, mag.z], gyro: [gyro.x, gyro.y, gyro.z])
     }
@@ -335,7 +435,8 @@ public struct WalkerSimulator: Sendable {
     private mutating func locationFix(at t: Double) -> SimulationEvent {
         let measured = LocalPoint(north: position.north + gps.north, east: position.east + gps.east)
         let coordinates = plane.coordinates(of: measured)
-        let speed = max(0, stepLength / stepDuration + gps.speedNoise())
+        let trueSpeed = configuration.activity == .walking ? stepLength / stepDuration : 0
+        let speed = max(0, trueSpeed + gps.speedNoise())
         let course = Math.compass(heading + gps.courseNoise())
         return .location(t: t, latitude: coordinates.latitude, longitude: coordinates.longitude,
                          altitude: configuration.startAltitude + gps.up, horizontalAccuracy: gps.horizontalAccuracy,

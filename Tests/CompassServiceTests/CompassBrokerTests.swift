@@ -18,7 +18,7 @@ struct CompassBrokerTests {
             let serviceBus = try await harness.makeClient(id: "compass-broker-test", cleanStart: true, will: nil)
             let device = try await harness.makeClient(id: "device-broker-test", cleanStart: true, will: nil)
             let ready = AsyncStream<Void>.makeStream()
-            let context = ServiceContext(
+            let context = BusServiceContext(
                 service: "compass", bus: serviceBus,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
             ) { ready.continuation.yield() }

@@ -132,7 +132,7 @@ struct CompassDeclinationBrokerTests {
             let serviceBus = try await harness.makeClient(id: "compass-wmm-test", cleanStart: true, will: nil)
             let device = try await harness.makeClient(id: "device-wmm-test", cleanStart: true, will: nil)
             let ready = AsyncStream<Void>.makeStream()
-            let context = ServiceContext(
+            let context = BusServiceContext(
                 service: "compass", bus: serviceBus,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
             ) { ready.continuation.yield() }

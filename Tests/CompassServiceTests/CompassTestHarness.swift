@@ -36,7 +36,7 @@ struct CompassTestHarness {
         let bus = InMemoryBus(broker: broker, clientID: clientID)
         bus.connect()
         let ready = AsyncStream<Void>.makeStream()
-        let context = ServiceContext(
+        let context = BusServiceContext(
             service: "compass", bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         ) { ready.continuation.yield() }
         // The in-memory broker replays retained messages during `subscribe`: the start-up restore need not wait

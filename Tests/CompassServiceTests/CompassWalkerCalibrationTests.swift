@@ -40,7 +40,7 @@ struct CompassWalkerCalibrationTests {
                 to: try TopicFilter(topics.device("walker-1", .simulationTruth)), qos: .atMostOnce)
 
             let ready = AsyncStream<Void>.makeStream()
-            let context = ServiceContext(
+            let context = BusServiceContext(
                 service: "compass", bus: serviceBus,
                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
             ) { ready.continuation.yield() }

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceRuntime
+import ServiceLifecycle
 import Testing
 
 /// A dashboard running on a free HTTP port over a given bus, and an HTTP client for it.
@@ -18,26 +19,26 @@ struct DashboardHarness: Sendable {
 
     /// Runs the dashboard for the duration of `body`.
     static func with<T: Sendable>(
-        bus: any MessageBus, topics: Topics = Topics(),
+        bus: any ConnectableBus, topics: Topics = Topics(),
         configuration: DashboardConfiguration = DashboardConfiguration(httpPort: 0, requestTimeout: 0.5),
         _ body: @Sendable (DashboardHarness) async throws -> T
     ) async throws -> T {
-        let context = ServiceContext(
-            service: "dashboard", bus: bus, topics: topics,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let service = try DashboardService(configuration: configuration, context: context)
+        let runtime = BusRuntime(
+            service: "dashboard", topics: topics, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            bus: bus)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task { try await service.run { port in portContinuation.yield(port) } }
+        let group = try buildDashboard(configuration: configuration, runtime: runtime) { port in portContinuation.yield(port) }
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw HarnessError("the dashboard did not start") }
         let harness = DashboardHarness(port: port, topics: topics)
         do {
             let result = try await body(harness)
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = try? await task.value
             return result
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = try? await task.value
             throw error
         }

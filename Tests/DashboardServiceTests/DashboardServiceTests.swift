@@ -5,6 +5,7 @@ import Foundation
 import InMemoryBus
 import Logging
 import ServiceRuntime
+import ServiceLifecycle
 import Testing
 
 @Suite("Dashboard on the in-memory bus: page, state, events, commands, nearest")
@@ -219,11 +220,12 @@ struct DashboardServiceTests {
     @Test("A port in use is a clear startup error")
     func portInUse() async throws {
         try await DashboardHarness.with(bus: serviceBus()) { dashboard in
-            let second = ServiceContext(
-                service: "dashboard", bus: serviceBus(), logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-            let service = try DashboardService(configuration: DashboardConfiguration(httpPort: dashboard.port), context: second)
+            let second = BusRuntime(
+                service: "dashboard", topics: Topics(), logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                bus: serviceBus())
+            let group = try buildDashboard(configuration: DashboardConfiguration(httpPort: dashboard.port), runtime: second)
             await #expect(throws: DashboardServiceError.cannotListen(host: "127.0.0.1", port: dashboard.port, reason: "the port is already in use")) {
-                try await service.run()
+                try await group.run()
             }
         }
     }

@@ -201,7 +201,7 @@ struct MarkerBrokerTests {
             let v5 = MosquittoHarness(port: broker.port, protocolVersion: .v5)
             let serviceBus = try await v5.makeClient(id: "markers-\(UUID().uuidString)", cleanStart: true, will: nil)
             let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-            let context = ServiceContext(
+            let context = BusServiceContext(
                 service: "markers", bus: serviceBus, logger: .init(label: "markers-broker-test")
             ) {
                 readyContinuation.yield()

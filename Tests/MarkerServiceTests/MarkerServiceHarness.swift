@@ -57,7 +57,7 @@ struct MarkerServiceHarness: Sendable {
         let client = InMemoryBus(broker: broker, clientID: "test-\(UUID().uuidString)")
         client.connect()
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let context = ServiceContext(service: "markers", bus: serviceBus, logger: Logger(label: "markers-test")) {
+        let context = BusServiceContext(service: "markers", bus: serviceBus, logger: Logger(label: "markers-test")) {
             readyContinuation.yield()
         }
         let service = try MarkerService(configuration: configuration, context: context)

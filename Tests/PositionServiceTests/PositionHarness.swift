@@ -15,7 +15,7 @@ struct RunningPositionService {
         on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration()
     ) async throws -> RunningPositionService {
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let context = ServiceContext(service: "position", bus: bus, logger: Logger(label: "test.position")) {
+        let context = BusServiceContext(service: "position", bus: bus, logger: Logger(label: "test.position")) {
             readyContinuation.yield()
         }
         let service = try PositionService(configuration: configuration, context: context)

@@ -66,7 +66,7 @@ struct EndToEndTests {
             walker.imuRate = 5
             walker.truthRate = 20
             let sensorsBus = try await harness.makeClient(id: "e2e-sensors", cleanStart: true, will: nil)
-            let context = ServiceContext(service: "sensors", bus: sensorsBus, logger: Logger(label: "e2e.sensors"))
+            let context = BusServiceContext(service: "sensors", bus: sensorsBus, logger: Logger(label: "e2e.sensors"))
             // About 300 m at 1.35 m/s.
             try await SensorsService(
                 configuration: SensorsConfiguration(walker: walker, speed: 60, duration: 225), context: context,

@@ -9,9 +9,9 @@ import Testing
 import WalkerSimulation
 
 /// A context on `bus` whose `ready()` is signalled on the returned stream.
-func makeContext(_ bus: any MessageBus) -> (ServiceContext, AsyncStream<Void>) {
+func makeContext(_ bus: any MessageBus) -> (BusServiceContext, AsyncStream<Void>) {
     let (ready, continuation) = AsyncStream.makeStream(of: Void.self)
-    let context = ServiceContext(service: "sensors", bus: bus, logger: Logger(label: "test.sensors")) {
+    let context = BusServiceContext(service: "sensors", bus: bus, logger: Logger(label: "test.sensors")) {
         continuation.yield()
     }
     return (context, ready)
@@ -171,7 +171,7 @@ struct SensorsServiceTests {
         let (recorderContext, recorderReady) = makeContext(recorderBus)
         let recorder = Task {
             try await SensorRecorder(device: "walker-1", file: file, duration: nil, context: recorderContext,
-                                     clock: ContinuousClock()).run()
+                                     clock: ContinuousClock()).record()
         }
         var ready = recorderReady.makeAsyncIterator()
         await ready.next()
@@ -184,7 +184,7 @@ struct SensorsServiceTests {
         let replayFixture = try await SensorsFixture()
         let (context, _) = makeContext(replayFixture.service)
         let published = try await SensorReplayer(device: "walker-1", file: file, speed: 20, context: context,
-                                                 clock: ContinuousClock()).run()
+                                                 clock: ContinuousClock()).replay()
         #expect(published == original.count)
         let replayed = await replayFixture.messages.collect(1_000_000, timeout: .milliseconds(100))
         #expect(replayed.map(\.topic) == original.map(\.topic))
@@ -205,7 +205,7 @@ struct SensorsServiceTests {
         let fixture = try await SensorsFixture()
         let (context, _) = makeContext(fixture.service)
         do {
-            try await SensorReplayer(device: "walker-1", file: file, speed: 1, context: context, clock: ContinuousClock()).run()
+            try await SensorReplayer(device: "walker-1", file: file, speed: 1, context: context, clock: ContinuousClock()).replay()
             Issue.record("expected an error")
         } catch let error as SensorsError {
             #expect(error.code == .unreadableRecording)

@@ -1,0 +1,44 @@
+public import Bus
+public import Configuration
+public import Logging
+public import ServiceLifecycle
+public import ServiceRuntime
+
+/// Builds the dashboard (`stepcompass-dashboard`) over `bus`: the executable's `main` runs the group with
+/// signal handling, and tests run it over an in-memory bus.
+/// - Parameters:
+///   - config: The configuration (``DashboardConfiguration/init(config:)`` and `topic.prefix`).
+///   - logger: The service's logger.
+///   - bus: The bus, not yet connected.
+///   - onListening: Called with the HTTP port once the dashboard is online (the real port when `http.port` is 0).
+/// - Returns: The bus connection, the HTTP server and the bus side, in one group.
+/// - Throws: ``DashboardServiceError`` for a bad configuration or a missing page.
+public func buildDashboard(
+    config: ConfigReader, logger: Logger, bus: any ConnectableBus, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> ServiceGroup {
+    let runtime = BusRuntime(service: "dashboard", config: config, logger: logger, bus: bus)
+    return try buildDashboard(configuration: DashboardConfiguration(config: config), runtime: runtime, onListening: onListening)
+}
+
+/// Builds the dashboard from a configuration value (tests) over a runtime's bus.
+/// - Parameters:
+///   - configuration: Limits and addresses.
+///   - runtime: The service's bus runtime.
+///   - onListening: Called with the HTTP port once the dashboard is online.
+/// - Returns: The bus connection, the HTTP server and the bus side, in one group.
+/// - Throws: ``DashboardServiceError`` for a bad configuration or a missing page.
+public func buildDashboard(
+    configuration: DashboardConfiguration, runtime: BusRuntime, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws(DashboardServiceError) -> ServiceGroup {
+    try configuration.validate()
+    let context = runtime.context
+    let files = try StaticFiles.bundled()
+    let (listening, listened) = AsyncStream.makeStream(of: Int.self)
+    let service = DashboardService(configuration: configuration, context: context, listening: listening, onListening: onListening)
+    let routes = DashboardRoutes(
+        hub: service.hub, files: files, bus: context.bus, topics: context.topics, configuration: configuration,
+        logger: context.logger)
+    let server = DashboardServer(routes: routes, configuration: configuration, logger: context.logger, listening: listened)
+    // Stopped in reverse order: the bus side closes the event streams, then the server stops, then the bus.
+    return runtime.group([server, service])
+}

@@ -1,0 +1,147 @@
+/// Builds contract IMU samples for one device from its separate sensor streams, which must be fed
+/// in time order (put out-of-order batches through a ``ReorderBuffer`` first).
+///
+/// - One IMU sample per acceleration sample. With a `totalacceleration`-style stream
+///   (``PhoneSample/Reading/acceleration(_:)``) the value is used as is; once such a stream has been
+///   seen, user-acceleration samples are ignored. Otherwise total acceleration is user acceleration
+///   plus the gravity sample nearest in time (held until the next gravity sample shows which is
+///   nearer, or until the stream has moved ``gravityWindow`` past it); with no gravity sample within
+///   ``gravityWindow`` the sample is dropped and counted.
+/// - `mag` and `gyro` are the latest readings at or before the acceleration sample. Calibrated streams
+///   win: once a calibrated magnetometer (gyroscope) reading has been seen, uncalibrated ones are
+///   ignored.
+/// - Acceleration samples before the first magnetometer reading are **dropped** (counted in
+///   ``Statistics/droppedWithoutMagnetometer``), not held: holding them would give them a
+///   magnetometer reading from their future.
+/// - Locations and step counts pass through, kept in time order with the IMU samples.
+public struct IMUAssembler: Sendable {
+    /// Counters of what was dropped or ignored.
+    public struct Statistics: Sendable, Hashable {
+        /// Acceleration samples before any magnetometer reading.
+        public var droppedWithoutMagnetometer = 0
+        /// User-acceleration samples with no gravity sample within the window.
+        public var droppedWithoutGravity = 0
+        /// User-acceleration samples ignored because a total-acceleration stream is present.
+        public var ignoredUserAcceleration = 0
+        /// Samples that went back in time (input not in order).
+        public var droppedOutOfOrder = 0
+    }
+
+    /// How far a gravity sample may be from a user-acceleration sample to be combined with it, seconds.
+    public let gravityWindow: Double
+    /// What was dropped or ignored so far.
+    public private(set) var statistics = Statistics()
+
+    private enum Pending: Sendable {
+        case waiting(time: Double, user: Vector3, mag: Vector3, gyro: Vector3?)
+        case ready(PhoneOutput)
+    }
+
+    private var pending: [Pending] = []
+    private var lastTime: Double?
+    private var usesTotalAcceleration = false
+    private var magnetometer: (value: Vector3, calibrated: Bool)?
+    private var gyroscope: (value: Vector3, calibrated: Bool)?
+    private var lastGravity: (time: Double, value: Vector3)?
+
+    /// Creates an assembler.
+    public init(gravityWindow: Double = 0.5) {
+        self.gravityWindow = gravityWindow
+    }
+
+    /// Consumes time-ordered samples and returns the outputs that are complete, in time order.
+    public mutating func add(_ samples: [PhoneSample]) -> [PhoneOutput] {
+        for sample in samples { consume(sample) }
+        return drain()
+    }
+
+    /// Resolves what is still held using the gravity already seen, and returns it.
+    public mutating func flush() -> [PhoneOutput] {
+        resolveWaiting(upTo: .infinity, nextGravity: nil)
+        return drain()
+    }
+
+    private mutating func consume(_ sample: PhoneSample) {
+        let time = sample.time
+        if let lastTime, time < lastTime {
+            statistics.droppedOutOfOrder += 1
+            return
+        }
+        lastTime = time
+        // Anything waiting for gravity longer than the window is settled now.
+        resolveWaiting(upTo: time - gravityWindow, nextGravity: nil)
+        switch sample.reading {
+        case .acceleration(let total):
+            if !usesTotalAcceleration {
+                usesTotalAcceleration = true
+                let before = pending.count
+                pending.removeAll { if case .waiting = $0 { true } else { false } }
+                statistics.ignoredUserAcceleration += before - pending.count
+            }
+            guard let magnetometer else {
+                statistics.droppedWithoutMagnetometer += 1
+                return
+            }
+            pending.append(.ready(.imu(IMUSample(timestamp: time, accel: total, mag: magnetometer.value, gyro: gyroscope?.value))))
+        case .userAcceleration(let user):
+            guard !usesTotalAcceleration else {
+                statistics.ignoredUserAcceleration += 1
+                return
+            }
+            guard let magnetometer else {
+                statistics.droppedWithoutMagnetometer += 1
+                return
+            }
+            if let lastGravity, lastGravity.time == time {
+                pending.append(.ready(.imu(IMUSample(timestamp: time, accel: user + lastGravity.value, mag: magnetometer.value, gyro: gyroscope?.value))))
+            } else {
+                pending.append(.waiting(time: time, user: user, mag: magnetometer.value, gyro: gyroscope?.value))
+            }
+        case .gravity(let gravity):
+            resolveWaiting(upTo: time, nextGravity: (time, gravity))
+            lastGravity = (time, gravity)
+        case .magneticField(let field, let calibrated):
+            if calibrated || magnetometer?.calibrated != true { magnetometer = (field, calibrated) }
+        case .rotationRate(let rate, let calibrated):
+            if calibrated || gyroscope?.calibrated != true { gyroscope = (rate, calibrated) }
+        case .location(let location):
+            pending.append(.ready(.location(location)))
+        case .steps(let steps):
+            pending.append(.ready(.steps(StepSample(steps: steps, timestamp: time))))
+        }
+    }
+
+    /// Settles every waiting sample at or before `limit` with the nearer of the last gravity sample
+    /// and `nextGravity`, dropping those with neither within the window.
+    private mutating func resolveWaiting(upTo limit: Double, nextGravity: (time: Double, value: Vector3)?) {
+        for index in pending.indices {
+            guard case .waiting(let time, let user, let mag, let gyro) = pending[index], time <= limit else { continue }
+            var best: (distance: Double, value: Vector3)?
+            if let lastGravity {
+                best = (abs(time - lastGravity.time), lastGravity.value)
+            }
+            if let nextGravity, abs(nextGravity.time - time) < (best?.distance ?? .infinity) {
+                best = (abs(nextGravity.time - time), nextGravity.value)
+            }
+            if let best, best.distance <= gravityWindow {
+                pending[index] = .ready(.imu(IMUSample(timestamp: time, accel: user + best.value, mag: mag, gyro: gyro)))
+            } else {
+                pending[index] = .ready(.imu(IMUSample(timestamp: .nan, accel: user, mag: mag, gyro: gyro)))
+                statistics.droppedWithoutGravity += 1
+            }
+        }
+    }
+
+    private mutating func drain() -> [PhoneOutput] {
+        var outputs: [PhoneOutput] = []
+        var consumed = 0
+        for entry in pending {
+            guard case .ready(let output) = entry else { break }
+            consumed += 1
+            if case .imu(let sample) = output, sample.timestamp.isNaN { continue }
+            outputs.append(output)
+        }
+        pending.removeFirst(consumed)
+        return outputs
+    }
+}

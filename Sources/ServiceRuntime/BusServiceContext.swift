@@ -1,0 +1,49 @@
+public import Bus
+public import Logging
+
+/// What a service's logic gets from the runtime: the bus, the topic names, a logger, the error
+/// reporter, ``ready()`` to say that its subscriptions are in place, and ``waitUntilConnected()``.
+///
+/// ``BusRuntime`` makes one for each service it assembles; tests make one over an in-memory bus.
+public struct BusServiceContext: Sendable {
+    public let service: String
+    public let bus: any MessageBus
+    public let topics: Topics
+    public let logger: Logger
+    public let errors: ErrorReporter
+    private let onReady: @Sendable () async throws -> Void
+    private let connected: @Sendable () async throws -> Void
+
+    /// Creates a context; the runtime does this, and tests do it over an in-memory bus.
+    /// - Parameters:
+    ///   - service: The contract's service name (`position`, ...).
+    ///   - bus: The bus the logic publishes and subscribes on.
+    ///   - topics: The topic names under the configured prefix.
+    ///   - logger: The service's logger.
+    ///   - onReady: Called by ``ready()``: the runtime publishes the `online` status.
+    ///   - connected: Returns once the bus is connected (the default: at once).
+    public init(
+        service: String, bus: any MessageBus, topics: Topics = Topics(), logger: Logger,
+        onReady: @escaping @Sendable () async throws -> Void = {},
+        connected: @escaping @Sendable () async throws -> Void = {}
+    ) {
+        self.service = service
+        self.bus = bus
+        self.topics = topics
+        self.logger = logger
+        self.errors = ErrorReporter(bus: bus, topics: topics, service: service, logger: logger)
+        self.onReady = onReady
+        self.connected = connected
+    }
+
+    /// Says the service is ready: call it once its subscriptions are acknowledged. The runtime then
+    /// publishes the `online` status (and again after every reconnect).
+    public func ready() async throws {
+        try await onReady()
+    }
+
+    /// Returns once the bus connection is up (the runtime's ``BusConnection`` connects it).
+    public func waitUntilConnected() async throws {
+        try await connected()
+    }
+}
