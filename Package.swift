@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "WalkerSimulation", targets: ["WalkerSimulation"]),
         .library(name: "MarkerKit", targets: ["MarkerKit"]),
         .library(name: "DashboardKit", targets: ["DashboardKit"]),
+        .library(name: "StepDetection", targets: ["StepDetection"]),
         .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
         .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
         .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
@@ -76,6 +77,7 @@ let package = Package(
         .target(name: "WalkerSimulation", dependencies: ["GeoMagnetism"]),
         .target(name: "MarkerKit"),
         .target(name: "DashboardKit", dependencies: ["MarkerKit"]),
+        .target(name: "StepDetection"),
 
         // MARK: The runtime every executable shares
         .target(
@@ -139,7 +141,8 @@ let package = Package(
         .testTarget(name: "PositionKitTests", dependencies: ["PositionKit"]),
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
         .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
-        .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log]),
+        .testTarget(name: "StepDetectionTests", dependencies: ["StepDetection"]),
+        .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
         .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log]),
         .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),
         .testTarget(

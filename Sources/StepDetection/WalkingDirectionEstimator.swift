@@ -7,9 +7,10 @@ import Foundation
 /// ``StepDetector`` finds to ``addStep(at:)``; read ``direction``.
 ///
 /// The method:
-/// 1. Gravity (device frame) is a low-pass of the accelerometer; with a gyroscope it is also carried along by the
-///    rotation rate between samples (a complementary filter), which keeps it right when the phone swings.
-///    North is the magnetic field projected on the plane normal to gravity; east = north × up.
+/// 1. Gravity (device frame) is a low-pass of the accelerometer, the magnetic field the same low-pass of the
+///    magnetometer; with a gyroscope both are also carried along by the rotation rate between samples (a
+///    complementary filter), which keeps them right when the phone swings. North is the field projected on the
+///    plane normal to gravity; east = north × up.
 /// 2. The linear acceleration (accelerometer − gravity) is split into east, north and up components. Over each
 ///    stride (two steps) the horizontal components' covariance gives the principal axis, the walking line.
 /// 3. Which way along that line: while walking, the forward acceleration leads the vertical acceleration by a
@@ -82,9 +83,13 @@ public struct WalkingDirectionEstimator: Sendable {
         rotationRate: SIMD3<Double>? = nil
     ) {
         guard time.isFinite else { return }
+        var field: SIMD3<Double>?
         if let magneticField, magneticField.x.isFinite, magneticField.y.isFinite, magneticField.z.isFinite {
-            magnetic = magneticField
-            hasMagnetic = true
+            field = magneticField
+            if !hasMagnetic {
+                magnetic = magneticField
+                hasMagnetic = true
+            }
         }
         guard !hasSample || time > lastTime else { return }
         if !hasSample {
@@ -98,6 +103,7 @@ public struct WalkingDirectionEstimator: Sendable {
         if dt > 0.5 {
             // A gap: start the stride again and take gravity afresh.
             gravity = acceleration
+            if let field { magnetic = field }
             clearStride()
             verticalVelocity = 0
             return
@@ -107,9 +113,14 @@ public struct WalkingDirectionEstimator: Sendable {
         if let w = rotationRate {
             // A vector fixed in the world turns the other way in the device frame: dv/dt = −ω × v.
             gravity -= Self.cross(w, gravity) * dt
+            magnetic -= Self.cross(w, magnetic) * dt
             timeConstant = gyroGravityTimeConstant
         }
-        gravity += (acceleration - gravity) * (dt / (timeConstant + dt))
+        let alpha = dt / (timeConstant + dt)
+        gravity += (acceleration - gravity) * alpha
+        // The field gets the same filter as gravity, so both describe the same (mean) attitude: in a pocket the
+        // phone pitches ±35° per stride, and an instantaneous field on a mean horizontal plane would swing north.
+        if let field { magnetic += (field - magnetic) * alpha }
         guard hasMagnetic else { return }
 
         let g = (gravity * gravity).sum().squareRoot()

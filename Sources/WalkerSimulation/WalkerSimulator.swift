@@ -31,6 +31,13 @@ public import Foundation
 ///   speed and course, at ``WalkerConfiguration/locationRate``.
 /// - Steps: the cumulative count, per ``WalkerConfiguration/stepReporting``: by default one event per step, at the
 ///   sample in which the step completes.
+///
+/// **Opt-in realism** (all off by default, so the default walk is unchanged bit for bit): other ways of carrying the
+/// phone (``WalkerConfiguration/carry``, see ``PhoneCarry``: the attitude and the accelerations change, the walk does
+/// not; ``deviceHeading`` and ``deviceAttitude`` give the phone's truth next to ``walkingHeading``), still-phone
+/// scripts with no steps (``WalkerConfiguration/activity``), a constant accelerometer and gyroscope bias per axis and
+/// accelerometer quantisation, jittered sample times (``WalkerConfiguration/imuJitter``) and dropouts of the IMU
+/// stream (``WalkerConfiguration/imuGaps``). Each has its own random stream, so turning one on changes nothing else.
 public struct WalkerSimulator: Sendable {
     /// Standard gravity, m/s².
     public static let gravity = 9.806_65

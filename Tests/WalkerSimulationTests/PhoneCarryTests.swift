@@ -29,7 +29,7 @@ private func norm(_ v: [Double]) -> Double { v.map { $0 * $0 }.reduce(0, +).squa
 private func apply(_ m: [[Double]], _ v: [Double]) -> [Double] { m.map { row in zip(row, v).map { $0 * $1 }.reduce(0, +) } }
 private func transpose(_ m: [[Double]]) -> [[Double]] { (0..<3).map { j in (0..<3).map { i in m[i][j] } } }
 private func multiply(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
-    (0..<3).map { i in (0..<3).map { j in (0..<3).map { a[i][$0] * b[$0][j] }.reduce(0, +) } } }
+    (0..<3).map { i in (0..<3).map { j in (0..<3).map { a[i][$0] * b[$0][j] }.reduce(0, +) } }
 }
 
 /// The rotation exp([w]×) of a rotation vector (Rodrigues).
@@ -80,8 +80,9 @@ struct PhoneCarryTests {
         let mean = (0..<3).map { i in world.map { $0[i] }.reduce(0, +) / Double(world.count) }
         #expect(abs(mean[0]) < 0.1 && abs(mean[1]) < 0.1 && abs(mean[2] + 9.80665) < 0.1, "mean world specific force \(mean)")
         let magnitude = walking.map { norm($0.sample.accel) }.reduce(0, +) / Double(walking.count)
-        // The lever motions of the thigh and of the swinging arm add centripetal acceleration on average.
-        let tolerance = switch carry { case .swing: 6.0; case .pocket: 1.5; default: 0.3 }
+        // The lever motions of the thigh and of the swinging arm add centripetal acceleration on average: an arm of
+        // 0.6 m swinging ±50° at 0.9 Hz pulls the phone towards the shoulder with L·ψ̇² ≈ 7 m/s² on average.
+        let tolerance = switch carry { case .swing: 9.0; case .pocket: 1.5; default: 0.3 }
         #expect(magnitude > 9.80665 - 0.05 && magnitude < 9.80665 + tolerance, "mean |accel| \(magnitude) m/s²")
         // The vertical, in the world frame and as seen by the device (the magnitude), peaks at the step frequency.
         var walker = try WalkerSimulator(configuration: configuration, fieldSource: field)
@@ -122,13 +123,13 @@ struct PhoneCarryTests {
         }
         for tick in run { #expect(abs(norm(tick.sample.mag) - strength) < 1e-9) }
         print("carry \(carry): largest turn in 0.5 s \(turned)°, gyro vs attitude \(worstAttitude)°, field \(worstField) µT")
-        #expect(turned > 3, "the carry moves the phone")
-        #expect(worstAttitude < 1e-6)
+        #expect(turned > (carry == .ear ? 1 : 3), "the carry moves the phone")
+        // The simulator's rotation logarithm takes the angle from an arccosine, good to about 1e-8 rad per sample.
+        #expect(worstAttitude < 1e-4)
         #expect(worstField < 1e-6)
     }
 
-    @Test("The phone's heading differs from the walking direction in pocket, swing, bag, ear and armband carries, "
-          + "but the walk itself (truth, steps, fixes) is the same whatever the carry")
+    @Test("The phone's heading differs from the walking direction in the pocket, swing, bag, ear and armband carries; the walk does not")
     func headings() throws {
         var configuration = WalkerConfiguration.ideal()
         configuration.route = .straight(heading: 200)
@@ -186,7 +187,7 @@ struct PhoneCarryTests {
         let sd = (intervals.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(intervals.count)).squareRoot()
         #expect(intervals.allSatisfy { $0 >= 0.009 - 1e-12 && $0 <= 0.011 + 1e-12 })
         #expect(abs(mean - 0.01) < 1e-4)
-        #expect(sd > 0.004, "interval SD \(sd) s (uniform ±10 % has 0.0058)")
+        #expect(sd > 0.0005 && sd < 0.00065, "interval SD \(sd) s (uniform ±10 % of 10 ms has 0.58 ms)")
         #expect(abs(Double(times.count) - 6_001) < 100)
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.t <= $1.t })
         // Fixes and truth keep their 1 Hz schedule, stamped at the first sample at or after each second.
