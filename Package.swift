@@ -40,11 +40,13 @@ let package = Package(
         .library(name: "MarkerKit", targets: ["MarkerKit"]),
         .library(name: "DashboardKit", targets: ["DashboardKit"]),
         .library(name: "StepDetection", targets: ["StepDetection"]),
+        .library(name: "PhoneFormats", targets: ["PhoneFormats"]),
         .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
         .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
         .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
         .executable(name: "stepcompass-markers", targets: ["StepCompassMarkers"]),
         .executable(name: "stepcompass-dashboard", targets: ["StepCompassDashboard"]),
+        .executable(name: "stepcompass-bridge", targets: ["StepCompassBridge"]),
         .executable(name: "stepcompass", targets: ["StepCompassCLI"]),
         .executable(name: "stepcompass-buslab", targets: ["StepCompassBusLab"]),
     ],
@@ -78,6 +80,7 @@ let package = Package(
         .target(name: "MarkerKit"),
         .target(name: "DashboardKit", dependencies: ["MarkerKit"]),
         .target(name: "StepDetection"),
+        .target(name: "PhoneFormats"),
 
         // MARK: The runtime every executable shares
         .target(
@@ -106,6 +109,13 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio")],
             resources: [.copy("Resources/Public")]
         ),
+        .target(
+            name: "BridgeService",
+            dependencies: ["Bus", "ServiceRuntime", "PhoneFormats", "StepDetection", log, lifecycle, configuration,
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")]
+        ),
         .target(name: "StepCompassClient", dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log]),
 
         // MARK: Executables (thin: configuration, wiring, lifecycle)
@@ -114,6 +124,7 @@ let package = Package(
         serviceExecutable("stepcompass-position", module: "StepCompassPosition", dependencies: ["PositionService"]),
         serviceExecutable("stepcompass-markers", module: "StepCompassMarkers", dependencies: ["MarkerService"]),
         serviceExecutable("stepcompass-dashboard", module: "StepCompassDashboard", dependencies: ["DashboardService"]),
+        serviceExecutable("stepcompass-bridge", module: "StepCompassBridge", dependencies: ["BridgeService"]),
         .executableTarget(
             name: "StepCompassCLI",
             dependencies: ["StepCompassClient", "ServiceRuntime", "Bus", "MosquittoBus", "DashboardKit", argumentParser, configuration, log],
@@ -142,6 +153,15 @@ let package = Package(
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
         .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
         .testTarget(name: "StepDetectionTests", dependencies: ["StepDetection"]),
+        .testTarget(name: "PhoneFormatsTests", dependencies: ["PhoneFormats"]),
+        .testTarget(
+            name: "BridgeServiceTests",
+            dependencies: ["BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",
+                           "PhoneFormats", log, lifecycle, configuration,
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
         .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
         .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log]),
         .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),

@@ -133,7 +133,7 @@ final class DeviceCompass {
         let heading = reference == .true ? trueHeading : magnetic
         let date = status == .ok ? (latestDate ?? moment.date) : moment.date
         return HeadingMessage(
-            timestamp: FastTimestamp.format(date), status: status, heading: heading, north: reference,
+            timestamp: Timestamp.format(date), status: status, heading: heading, north: reference,
             magneticHeading: magnetic, trueHeading: trueHeading, declination: declination,
             cardinal: heading.map { Cardinal(heading: $0) }, accuracy: latest.map { adjustedAccuracy($0.accuracy) },
             pitch: latest?.pitch, roll: latest?.roll, calibration: fitter.state,

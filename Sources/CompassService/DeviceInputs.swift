@@ -69,7 +69,7 @@ struct SettingsCommand: Decodable {
 enum SampleTime {
     static func date(_ text: String?, received: Date) throws(InputError) -> Date {
         guard let text else { return received }
-        guard let date = FastTimestamp.parse(text) ?? Timestamp.parse(text) else {
+        guard let date = Timestamp.parse(text) else {
             throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 UTC time")
         }
         return date

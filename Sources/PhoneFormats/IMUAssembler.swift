@@ -51,14 +51,22 @@ public struct IMUAssembler: Sendable {
 
     /// Consumes time-ordered samples and returns the outputs that are complete, in time order.
     public mutating func add(_ samples: [PhoneSample]) -> [PhoneOutput] {
-        for sample in samples { consume(sample) }
-        return drain()
+        var outputs: [PhoneOutput] = []
+        outputs.reserveCapacity(samples.count)
+        for sample in samples {
+            consume(sample)
+            // Draining as we go keeps `pending` down to what waits for gravity (linear time).
+            drain(into: &outputs)
+        }
+        return outputs
     }
 
     /// Resolves what is still held using the gravity already seen, and returns it.
     public mutating func flush() -> [PhoneOutput] {
         resolveWaiting(upTo: .infinity, nextGravity: nil)
-        return drain()
+        var outputs: [PhoneOutput] = []
+        drain(into: &outputs)
+        return outputs
     }
 
     private mutating func consume(_ sample: PhoneSample) {
@@ -132,8 +140,8 @@ public struct IMUAssembler: Sendable {
         }
     }
 
-    private mutating func drain() -> [PhoneOutput] {
-        var outputs: [PhoneOutput] = []
+    private mutating func drain(into outputs: inout [PhoneOutput]) {
+        guard case .ready? = pending.first else { return }
         var consumed = 0
         for entry in pending {
             guard case .ready(let output) = entry else { break }
@@ -142,6 +150,5 @@ public struct IMUAssembler: Sendable {
             outputs.append(output)
         }
         pending.removeFirst(consumed)
-        return outputs
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A parsed JSON value that keeps integers exact (Sensor Logger times are 19-digit nanoseconds)
-/// and tells booleans from numbers.
-enum JSONValue: Sendable, Hashable, Decodable {
+/// A parsed JSON value (see ``JSONParser``) that keeps integers exact (Sensor Logger times are
+/// 19-digit nanoseconds) and tells booleans from numbers.
+enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -11,35 +11,12 @@ enum JSONValue: Sendable, Hashable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unsupported JSON value (a number out of range?)")
-        }
-    }
-
-    /// Parses `data`, throwing `body is not JSON: …` with the parser's reason.
+    /// Parses `data`, throwing `body is not JSON: …` with the parser's reason and position.
     static func parse(_ data: Data) throws(PhoneFormatError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let error as DecodingError {
-            throw PhoneFormatError("body is not JSON: \(error.oneLineReason)")
+        do throws(PhoneFormatError) {
+            return try JSONParser.parse(data)
         } catch {
-            throw PhoneFormatError("body is not JSON: \(error)")
+            throw PhoneFormatError("body is not JSON: \(error.reason)")
         }
     }
 
@@ -79,25 +56,6 @@ enum JSONValue: Sendable, Hashable, Decodable {
         case .array: "an array"
         case .object: "an object"
         }
-    }
-}
-
-extension DecodingError {
-    /// The parser's reason on one line, including the underlying error's description when there is one.
-    var oneLineReason: String {
-        let context: Context? = switch self {
-        case .dataCorrupted(let context): context
-        case .keyNotFound(_, let context): context
-        case .typeMismatch(_, let context): context
-        case .valueNotFound(_, let context): context
-        @unknown default: nil
-        }
-        guard let context else { return "\(self)" }
-        var reason = context.debugDescription
-        if let underlying = context.underlyingError {
-            reason += " (\(underlying))"
-        }
-        return reason
     }
 }
 

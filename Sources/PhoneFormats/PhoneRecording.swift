@@ -46,9 +46,9 @@ public struct PhoneRecording: Sendable, Hashable {
         }
         throw PhoneFormatError("no recognised export files (expected Sensor Logger or phyphox CSV files)")
     }
-}
 
-/// The last path component of an export file name, e.g. `Accelerometer.csv`.
-func exportBaseName(_ path: String) -> String {
-    String(path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? Substring(path))
+    /// The last path component of an export file name, e.g. `Accelerometer.csv`.
+    static func baseName(_ path: String) -> String {
+        String(path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? Substring(path))
+    }
 }

@@ -62,7 +62,7 @@ public enum PhyphoxExport {
             guard lower.hasSuffix(".csv"), !lower.hasSuffix("meta/time.csv"), !lower.hasSuffix("meta/device.csv"),
                 !lower.contains("/meta/"), !lower.hasPrefix("meta/")
             else { continue }
-            let fileName = exportBaseName(path)
+            let fileName = PhoneRecording.baseName(path)
             let table = CSVTable(text: contents)
             let layout = Layout(header: table.header)
             guard let timeColumn = layout.time, !layout.vectors.isEmpty || layout.location != nil else { continue }
@@ -179,7 +179,7 @@ public enum PhyphoxExport {
                 default: continue
                 }
                 if kind == .rotationRate, unit.contains("deg") || unit.contains("°") { scale = Double.pi / 180 }
-                if kind != .rotationRate, kind != .magneticField, unit == "g" { scale = standardGravity }
+                if kind != .rotationRate, kind != .magneticField, unit == "g" { scale = Vector3.standardGravity }
                 let key = "\(kind)"
                 let position: Int
                 if let existing = vectorIndex[key] {

@@ -23,8 +23,10 @@ public enum SensorLoggerPlatform: String, Sendable, Hashable, Codable {
 /// 1. a `totalacceleration` reading → Android (only Android logs it);
 /// 2. `accelerometeruncalibrated` with a median magnitude below 3 → iOS default (only iOS with
 ///    standardisation off reports it in g);
-/// 3. a `location` carrying `altitudeAboveMeanSeaLevel` (iOS only) → iOS, assumed with the default
-///    setting (pass ``iOSStandardised`` explicitly if the phones have standardisation on);
+/// 3. a `location` carrying `altitudeAboveMeanSeaLevel` (iOS only) → iOS: ``iOSStandardised`` when
+///    `accelerometeruncalibrated` is present in m/s² (median magnitude ≥ 3, so standardisation is on),
+///    else ``iOSDefault`` (the app's default setting; configure ``iOSStandardised`` explicitly if the
+///    phones have standardisation on and do not stream uncalibrated acceleration);
 /// 4. otherwise no evidence (`nil`): the caller keeps its previous answer or uses ``android``.
 ///
 /// Independently, when the median magnitude of `gravity` in a batch is below 3 (about 1, i.e. in g

@@ -10,7 +10,7 @@ public enum SensorLoggerExport {
     /// Whether the files look like a Sensor Logger export.
     public static func recognises(_ files: [String: String]) -> Bool {
         files.keys.contains { path in
-            let name = exportBaseName(path).lowercased()
+            let name = PhoneRecording.baseName(path).lowercased()
             guard name.hasSuffix(".csv") else { return false }
             let sensor = String(name.dropLast(4))
             return sensor == "metadata" || SensorLoggerReading.knownNames.contains(sensor)
@@ -24,7 +24,7 @@ public enum SensorLoggerExport {
         var deviceName: String?
         var standardisation: String?
         for (path, contents) in files.sorted(by: { $0.key < $1.key }) {
-            let fileName = exportBaseName(path)
+            let fileName = PhoneRecording.baseName(path)
             let lower = fileName.lowercased()
             guard lower.hasSuffix(".csv") else { continue }
             let sensor = String(lower.dropLast(4))
@@ -66,12 +66,5 @@ public enum SensorLoggerExport {
             format: .sensorLogger, deviceName: deviceName, platform: platform ?? chosen.platform?.rawValue,
             timesAreRelative: false, samples: samples
         )
-    }
-}
-
-extension Array where Element == PhoneSample {
-    /// Stable sort by time.
-    func sortedByTime() -> [PhoneSample] {
-        enumerated().sorted { $0.element.time != $1.element.time ? $0.element.time < $1.element.time : $0.offset < $1.offset }.map(\.element)
     }
 }

@@ -15,7 +15,7 @@ extension SensorLoggerReading {
             return nil
         }
         var scale = 1.0
-        if let median = SensorLoggerConvention.median(gravityMagnitudes), median > 0.2, median < 3 { scale = standardGravity }
+        if let median = SensorLoggerConvention.median(gravityMagnitudes), median > 0.2, median < 3 { scale = Vector3.standardGravity }
         let signed = (convention.negatesAcceleration ? -1.0 : 1.0) * scale
         return readings.compactMap { reading -> PhoneSample? in
             let time = reading.time

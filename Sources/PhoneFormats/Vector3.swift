@@ -15,6 +15,9 @@ public struct Vector3: Sendable, Hashable, Codable {
         self.z = z
     }
 
+    /// Standard gravity, m/s² (the value Sensor Logger documents for its conversions).
+    public static let standardGravity = 9.80665
+
     /// The components as `[x, y, z]`, the shape the contract publishes.
     public var array: [Double] { [x, y, z] }
 
@@ -50,6 +53,3 @@ public struct Vector3: Sendable, Hashable, Codable {
         z = try container.decode(Double.self)
     }
 }
-
-/// Standard gravity, m/s² (the value Sensor Logger documents for its conversions).
-public let standardGravity = 9.80665

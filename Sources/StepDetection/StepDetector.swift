@@ -11,9 +11,10 @@
 ///    before it) exceeds both ``StepDetectorConfiguration/minimumAmplitude`` and a fraction of the running step
 ///    amplitude is a step candidate.
 /// 3. Candidates must come at a walking rhythm (``StepDetectorConfiguration/minimumStepInterval``...
-///    ``StepDetectorConfiguration/maximumStepInterval``, consecutive intervals within
-///    ``StepDetectorConfiguration/regularityTolerance``). After ``StepDetectorConfiguration/confirmationSteps``
-///    of them walking is confirmed and they are all released; then each further candidate counts at once, until
+///    ``StepDetectorConfiguration/maximumStepInterval``, each interval within
+///    ``StepDetectorConfiguration/regularityTolerance`` of the same foot's previous one). After
+///    ``StepDetectorConfiguration/confirmationSteps`` of them walking is confirmed and they are all released; then
+///    each further candidate counts at once, until
 ///    no step comes for ``StepDetectorConfiguration/maximumStepInterval``. Isolated bumps, picking the phone up,
 ///    shaking and knocks never reach confirmation.
 /// 4. A gap in the samples longer than ``StepDetectorConfiguration/gapThreshold`` restarts the filters (no step
@@ -162,9 +163,18 @@ public struct StepDetector: Sendable {
             let interval = time - last.time
             if interval < configuration.minimumStepInterval || interval > configuration.maximumStepInterval {
                 pending.removeAll()
-            } else if pending.count >= 2 {
-                let previous = last.time - pending[pending.count - 2].time
-                if abs(interval - previous) > configuration.regularityTolerance * previous {
+            } else if pending.count >= 3 {
+                // Compare with the interval of the same foot, two steps back: left and right intervals often
+                // differ (a phone in a trouser pocket or swinging in one hand sees the two feet differently),
+                // but each foot's rhythm is regular.
+                let sameFoot = pending[pending.count - 2].time - pending[pending.count - 3].time
+                if abs(interval - sameFoot) > configuration.regularityTolerance * sameFoot {
+                    pending.dropAllButLast(1)
+                }
+            } else if pending.count == 2 {
+                // Only the other foot's interval is known yet: allow twice the tolerance.
+                let previous = last.time - pending[0].time
+                if abs(interval - previous) > 2 * configuration.regularityTolerance * previous {
                     pending.dropAllButLast(1)
                 }
             }

@@ -17,7 +17,8 @@ public struct StepDetectorConfiguration: Sendable, Hashable {
     /// How many regular steps in a row confirm walking (2...8). Until then nothing is counted; on confirmation
     /// all of them are released at once.
     public var confirmationSteps: Int
-    /// Before confirmation, consecutive step intervals may differ by at most this fraction of the previous one.
+    /// Before confirmation, a step interval may differ by at most this fraction from the same foot's previous
+    /// interval (the one two steps back); left and right intervals may differ.
     public var regularityTolerance: Double
     /// A time without samples (s) longer than this restarts the filters.
     public var gapThreshold: Double

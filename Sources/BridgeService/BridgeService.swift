@@ -1,0 +1,170 @@
+import Bus
+import Foundation
+import Logging
+import PhoneFormats
+public import ServiceLifecycle
+public import ServiceRuntime
+
+/// The phone bridge's bus side (`stepcompass-bridge`): Sensor Logger's MQTT push (the app publishes its push body
+/// over WebSockets to `--sensor-logger-topic`), OwnTracks locations (`owntracks/USER/DEVICE`), and the step
+/// detector, which reads every device's `imu` and `steps`.
+///
+/// It says `online` once its subscription is acknowledged and, when the HTTP push is on, the port is open.
+/// Nothing a phone sends can stop it: a bad body is reported on `stepcompass/errors/bridge` and dropped.
+public struct BridgeService: Service {
+    private let configuration: BridgeConfiguration
+    private let context: BusServiceContext
+    let ingest: PhoneIngest
+    let steps: StepCounter
+    private let listening: AsyncStream<Int>?
+    private let onListening: @Sendable (Int) async -> Void
+    private let decoder = PayloadDecoder()
+    private let sensorLoggerFilter: TopicFilter?
+    private let ownTracksFilter: TopicFilter?
+
+    init(
+        configuration: BridgeConfiguration, context: BusServiceContext, ingest: PhoneIngest, steps: StepCounter,
+        listening: AsyncStream<Int>?, onListening: @escaping @Sendable (Int) async -> Void
+    ) {
+        self.configuration = configuration
+        self.context = context
+        self.ingest = ingest
+        self.steps = steps
+        self.listening = listening
+        self.onListening = onListening
+        self.sensorLoggerFilter = configuration.sensorLoggerTopic.isEmpty ? nil : try? TopicFilter(configuration.sensorLoggerTopic)
+        self.ownTracksFilter = configuration.ownTracksTopic.isEmpty ? nil : try? TopicFilter(configuration.ownTracksTopic)
+    }
+
+    public func run() async throws {
+        try await context.serve { try await self.serve() }
+    }
+
+    private func serve() async throws {
+        var requests: [SubscriptionRequest] = []
+        if !configuration.sensorLoggerTopic.isEmpty {
+            requests.append(SubscriptionRequest(try TopicFilter(configuration.sensorLoggerTopic), qos: .atMostOnce))
+        }
+        if !configuration.ownTracksTopic.isEmpty {
+            requests.append(SubscriptionRequest(try TopicFilter(configuration.ownTracksTopic), qos: .atLeastOnce))
+        }
+        if configuration.detectSteps {
+            requests.append(SubscriptionRequest(try TopicFilter(context.topics.allDevices(.imu)), qos: .atMostOnce))
+            requests.append(SubscriptionRequest(try TopicFilter(context.topics.allDevices(.steps)), qos: .atLeastOnce))
+        }
+        let subscription = requests.isEmpty ? nil : try await context.bus.subscribe(to: requests)
+        context.logger.info("subscribed", metadata: [
+            "filters": "\(requests.map(\.filter.description).joined(separator: " "))",
+            "bridge.detectSteps": "\(configuration.detectSteps)",
+        ])
+        if let listening {
+            var ports = listening.makeAsyncIterator()
+            guard let port = await ports.next() else { return }
+            context.logger.info("Sensor Logger HTTP push listening", metadata: [
+                "url": "http://\(configuration.effectiveHTTPHost):\(port)/sensor-logger",
+                "bridge.auth": "\(configuration.hasTokens ? "token required" : "none (loopback only)")",
+            ])
+            try await context.ready()
+            await onListening(port)
+        } else {
+            try await context.ready()
+        }
+        let ingest = self.ingest
+        let idle = max(Duration.seconds(configuration.reorderDelay), .milliseconds(200))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // A phone that stops sending leaves up to a reorder delay of samples in its buffer.
+                while !Task.isCancelled {
+                    try await Task.sleep(for: idle)
+                    await ingest.flushIdle(after: idle)
+                }
+            }
+            if let subscription {
+                group.addTask {
+                    while true {
+                        let batch = await subscription.nextBatch()
+                        if batch.isEmpty { break }
+                        for message in batch { await self.handle(message) }
+                    }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func handle(_ message: BusMessage) async {
+        let topics = context.topics
+        if let (device, topic) = topics.parseDeviceTopic(message.topic) {
+            switch topic {
+            case .imu: await detect(device: device, message)
+            case .steps: await pedometer(device: device, message)
+            default: break
+            }
+            return
+        }
+        if sensorLoggerFilter?.matches(message.topic) == true {
+            await sensorLogger(message)
+        } else if ownTracksFilter?.matches(message.topic) == true {
+            await ownTracks(message)
+        }
+    }
+
+    private func sensorLogger(_ message: BusMessage) async {
+        do {
+            let body = try SensorLoggerMessage.decode(message.payload, limits: .init(maximumBytes: configuration.maxBody))
+            let device = PhoneFormats.DeviceID.sanitized(body.deviceId ?? "sensor-logger")
+            _ = try await ingest.sensorLogger(device: device, body)
+        } catch let error as PhoneFormatError {
+            await context.errors.reject(message, reason: error.reason)
+        } catch {
+            context.logger.warning("could not publish a phone's samples", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func ownTracks(_ message: BusMessage) async {
+        guard let device = OwnTracksMessage.deviceID(topic: message.topic) else {
+            await context.errors.reject(message, reason: "'\(message.topic)' is not owntracks/USER/DEVICE")
+            return
+        }
+        do {
+            guard let fix = try OwnTracksMessage.decode(message.payload) else { return }
+            try await ingest.location(device: device, fix)
+        } catch let error as PhoneFormatError {
+            await context.errors.reject(message, reason: error.reason)
+        } catch {
+            context.logger.warning("could not publish an OwnTracks location", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private struct IMUPayload: Decodable {
+        let timestamp: String?
+        let accel: [Double]
+    }
+
+    private struct StepsPayload: Decodable {
+        let steps: Int
+        let source: String?
+    }
+
+    private func detect(device: String, _ message: BusMessage) async {
+        // Inputs of other publishers are checked by the services that use them (the compass reports bad IMU
+        // samples); the detector skips what it cannot use, without a second report.
+        guard ServiceRuntime.DeviceID.isValid(device), let payload = try? decoder.decode(IMUPayload.self, from: message.payload),
+            payload.accel.count == 3, payload.accel.allSatisfy(\.isFinite)
+        else { return }
+        let time = payload.timestamp.flatMap(Timestamp.parse)?.timeIntervalSince1970 ?? Date().timeIntervalSince1970
+        let acceleration = SIMD3(payload.accel[0], payload.accel[1], payload.accel[2])
+        guard let message = steps.sample(device: device, time: time, acceleration: acceleration) else { return }
+        do {
+            try await context.bus.publish(message)
+        } catch {
+            context.logger.warning("could not publish detected steps", metadata: ["device": "\(device)", "error": "\(error)"])
+        }
+    }
+
+    private func pedometer(device: String, _ message: BusMessage) async {
+        guard let payload = try? decoder.decode(StepsPayload.self, from: message.payload), payload.source != "detector" else { return }
+        steps.pedometerSeen(device: device)
+    }
+}

@@ -1,0 +1,130 @@
+import Bus
+import Logging
+import PhoneFormats
+import ServiceRuntime
+
+/// Turns what phones push into the contract's device messages and publishes them: one Sensor Logger session
+/// per device (its platform convention, reorder buffer and IMU assembler), and single location fixes from
+/// OwnTracks and gpsd.
+///
+/// Each device's samples are published in time order: a push batch is held in the session's reorder buffer
+/// until it is ``BridgeConfiguration/reorderDelay`` seconds of sample time behind the newest sample, so a
+/// batch that arrives late (Sensor Logger's `messageId` out of order) still lands in place; ``flushIdle(after:)``
+/// releases what a phone that stopped sending left behind. Devices beyond ``BridgeConfiguration/maxDevices``
+/// push out the one idle longest.
+actor PhoneIngest {
+    private struct Device {
+        var session: SensorLoggerSession
+        var lastUsed: ContinuousClock.Instant
+        var permissionsLocation: Bool?
+    }
+
+    /// What a push became.
+    struct Outcome: Sendable, Equatable {
+        var imu = 0
+        var locations = 0
+        var steps = 0
+    }
+
+    private let bus: any MessageBus
+    private let messages: ContractMessages
+    private let configuration: BridgeConfiguration
+    private let logger: Logger
+    private let steps: StepCounter
+    private var devices: [String: Device] = [:]
+
+    init(bus: any MessageBus, topics: Topics, configuration: BridgeConfiguration, steps: StepCounter, logger: Logger) {
+        self.bus = bus
+        self.messages = ContractMessages(topics: topics)
+        self.configuration = configuration
+        self.steps = steps
+        self.logger = logger
+    }
+
+    /// Publishes what a Sensor Logger push body holds for `device`.
+    func sensorLogger(device: String, _ message: SensorLoggerMessage) async throws -> Outcome {
+        var entry = take(device)
+        let outputs = entry.session.receive(message)
+        devices[device] = entry
+        if entry.permissionsLocation == nil {
+            try await publishPermissions(device: device, location: message.readings.contains { reading in
+                if case .location = reading.sensor { return true }
+                return false
+            })
+        }
+        return try await publish(outputs, device: device)
+    }
+
+    /// Publishes one location fix (OwnTracks, gpsd).
+    func location(device: String, _ fix: LocationSample) async throws {
+        var entry = take(device)
+        entry.lastUsed = .now
+        devices[device] = entry
+        try await publishPermissions(device: device, location: true)
+        try await bus.publish(messages.location(device: device, fix))
+    }
+
+    /// Releases the samples of devices that sent nothing for `idle`.
+    func flushIdle(after idle: Duration) async {
+        let now = ContinuousClock.now
+        for (device, var entry) in devices where now - entry.lastUsed >= idle {
+            let outputs = entry.session.flush()
+            guard !outputs.isEmpty else { continue }
+            devices[device] = entry
+            do {
+                _ = try await publish(outputs, device: device)
+            } catch {
+                logger.warning("could not publish a phone's last samples", metadata: ["device": "\(device)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The number of devices tracked.
+    var deviceCount: Int { devices.count }
+
+    private func take(_ device: String) -> Device {
+        if var entry = devices[device] {
+            entry.lastUsed = .now
+            return entry
+        }
+        if devices.count >= configuration.maxDevices, let idlest = devices.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+            devices[idlest.key] = nil
+            logger.notice("forgot the phone idle longest: too many devices", metadata: [
+                "device": "\(idlest.key)", "bridge.maxDevices": "\(configuration.maxDevices)",
+            ])
+        }
+        logger.info("new phone", metadata: ["device": "\(device)"])
+        return Device(
+            session: SensorLoggerSession(pipeline: PhoneDevicePipeline(reorderDelay: configuration.reorderDelay)),
+            lastUsed: .now, permissionsLocation: nil)
+    }
+
+    private func publishPermissions(device: String, location: Bool) async throws {
+        guard var entry = devices[device] else { return }
+        // Only ever upgrade: a batch without a fix does not take the location permission back.
+        guard entry.permissionsLocation != true, entry.permissionsLocation != location || entry.permissionsLocation == nil else { return }
+        entry.permissionsLocation = location
+        devices[device] = entry
+        try await bus.publish(messages.permissions(device: device, location: location))
+    }
+
+    private func publish(_ outputs: [PhoneOutput], device: String) async throws -> Outcome {
+        var outcome = Outcome()
+        for output in outputs {
+            switch output {
+            case .imu(let sample):
+                outcome.imu += 1
+                try await bus.publish(messages.imu(device: device, sample))
+            case .location(let fix):
+                outcome.locations += 1
+                try await bus.publish(messages.location(device: device, fix))
+            case .steps(let count):
+                outcome.steps += 1
+                let distance = steps.pedometerDistance(device: device, steps: count.steps)
+                try await bus.publish(messages.steps(
+                    device: device, steps: count.steps, distance: distance, source: .pedometer, time: count.timestamp))
+            }
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Who may push: with no token configured, anyone who can reach the loopback listener; otherwise a request
+/// must carry the shared token or the device's own token, as an HTTP basic password (any user name), a
+/// bearer token, or a `token` query parameter (for apps that cannot set headers).
+struct PushAuthorization: Sendable {
+    let token: String?
+    let deviceTokens: [String: String]
+
+    var isOpen: Bool { token == nil && deviceTokens.isEmpty }
+
+    /// The token a request presents, from its `Authorization` header or `token` query parameter.
+    static func presented(authorization: String?, query: String?) -> String? {
+        if let authorization {
+            let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
+            if parts.count == 2 {
+                switch parts[0].lowercased() {
+                case "bearer": return parts[1].trimmingCharacters(in: .whitespaces)
+                case "basic":
+                    if let data = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces)),
+                        let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+                    {
+                        return String(text[text.index(after: colon)...])
+                    }
+                default: break
+                }
+            }
+        }
+        return query
+    }
+
+    /// Whether `presented` lets `device` push.
+    func allows(_ presented: String?, device: String) -> Bool {
+        if isOpen { return true }
+        guard let presented else { return false }
+        if let token, Self.equal(presented, token) { return true }
+        if let own = deviceTokens[device], Self.equal(presented, own) { return true }
+        return false
+    }
+
+    /// Compares in time that depends only on the lengths.
+    private static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

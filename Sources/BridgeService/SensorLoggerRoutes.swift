@@ -1,0 +1,83 @@
+import Bus
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PhoneFormats
+import ServiceRuntime
+
+/// The HTTP push endpoint Sensor Logger posts to (`POST /sensor-logger`), and `GET /healthz`.
+///
+/// The device id is the `device` query parameter, else the body's `deviceId` made valid for the contract
+/// (stable: the same phone always gets the same id). A good body gets 200 and a one-line JSON summary; a bad one
+/// gets 400 with a one-line reason (the app shows it) and a report on `stepcompass/errors/bridge`; a missing or
+/// wrong token gets 401.
+struct SensorLoggerRoutes: Sendable {
+    let ingest: PhoneIngest
+    let authorization: PushAuthorization
+    let maxBody: Int
+    let errors: ErrorReporter
+    let logger: Logger
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/healthz") { _, _ in Self.text("ok\n", status: .ok) }
+        router.post("/sensor-logger") { request, _ in await push(request) }
+        return router
+    }
+
+    private func push(_ request: Request) async -> Response {
+        let query = request.uri.queryParameters
+        let presented = PushAuthorization.presented(
+            authorization: request.headers[.authorization], query: query.get("token"))
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBody)
+        } catch {
+            return await reject("the body is larger than \(maxBody) bytes", bytes: [], device: nil, status: .contentTooLarge)
+        }
+        let bytes = Array(buffer.readableBytesView)
+        let message: SensorLoggerMessage
+        do {
+            message = try SensorLoggerMessage.decode(bytes, limits: .init(maximumBytes: maxBody))
+        } catch {
+            // Without a valid token, say no more than that.
+            guard authorization.allows(presented, device: query.get("device") ?? "") || authorization.isOpen else {
+                return Self.unauthorized()
+            }
+            return await reject(error.reason, bytes: bytes, device: query.get("device"), status: .badRequest)
+        }
+        let requested: String? = query.get("device").map { String($0) }
+        if let requested, !ServiceRuntime.DeviceID.isValid(requested) {
+            return await reject("the device parameter '\(requested.prefix(70))' is not a valid device id (1-64 of A-Z a-z 0-9 _ -)", bytes: bytes, device: nil, status: .badRequest)
+        }
+        let device = requested ?? PhoneFormats.DeviceID.sanitized(message.deviceId ?? "sensor-logger")
+        guard authorization.allows(presented, device: device) else { return Self.unauthorized() }
+        do {
+            let outcome = try await ingest.sensorLogger(device: device, message)
+            let text = #"{"status":"ok","device":"\#(device)","imu":\#(outcome.imu),"location":\#(outcome.locations),"steps":\#(outcome.steps),"ignored":\#(message.ignoredCount)}"#
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
+        } catch {
+            logger.warning("could not publish a phone's samples", metadata: ["device": "\(device)", "error": "\(error)"])
+            return Self.text("the broker is unreachable; try again\n", status: .serviceUnavailable)
+        }
+    }
+
+    private func reject(_ reason: String, bytes: [UInt8], device: String?, status: HTTPResponse.Status) async -> Response {
+        let topic = "POST /sensor-logger" + (device.map { "?device=\($0)" } ?? "")
+        await errors.reject(BusMessage(topic: topic, payload: Data(bytes.prefix(256)), qos: .atMostOnce), reason: reason)
+        return Self.text(reason.replacingOccurrences(of: "\n", with: " ") + "\n", status: status)
+    }
+
+    private static func unauthorized() -> Response {
+        Response(
+            status: .unauthorized,
+            headers: [.contentType: "text/plain; charset=utf-8", .wwwAuthenticate: #"Basic realm="stepcompass-bridge""#],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "a valid token is required (HTTP basic password, bearer token, or ?token=)\n")))
+    }
+
+    private static func text(_ text: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

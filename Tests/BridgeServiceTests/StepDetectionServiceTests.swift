@@ -1,0 +1,111 @@
+import Bus
+import BridgeService
+import Foundation
+import InMemoryBus
+import ServiceRuntime
+import Testing
+import WalkerSimulation
+
+/// The bridge's step detector, fed by `imu` messages on the bus as any publisher sends them.
+@Suite("Phone bridge: steps from the raw accelerometer")
+struct StepDetectionServiceTests {
+    let broker = InMemoryBroker()
+
+    /// Publishes `seconds` of a simulated walker's IMU samples as `device` and returns the true step count.
+    private func walk(_ carry: PhoneCarry, device: String, seconds: Double, on bus: InMemoryBus) async throws -> Int {
+        var configuration = WalkerConfiguration()
+        configuration.carry = carry
+        configuration.imuRate = 100
+        configuration.imuJitter = 0.1
+        configuration.accelerometerBias = 0.05
+        configuration.seed = 5
+        var walker = try WalkerSimulator(configuration: configuration, fieldSource: ConstantGeomagneticField.munich)
+        let start = 1_795_341_600.0
+        for event in walker.advance(to: seconds) {
+            guard case .imu(let t, let accel, let mag, _) = event else { continue }
+            let stamp = Timestamp.format(Date(timeIntervalSince1970: start + t))
+            try await bus.publish(BusMessage(
+                topic: "stepcompass/\(device)/imu",
+                text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
+                qos: .atMostOnce))
+        }
+        return walker.steps
+    }
+
+    /// Publishes an OwnTracks location through the bridge: the bridge handles its subscription in order, so once
+    /// `stepcompass/barrier-sync/location` comes back, everything sent before it has been handled.
+    private func barrier(_ bus: InMemoryBus) async throws {
+        try await bus.publish(BusMessage(
+            topic: "owntracks/barrier/sync", text: #"{"_type":"location","lat":1,"lon":2,"tst":1795341600}"#, qos: .atLeastOnce))
+    }
+
+    private static let barrierTopic = "stepcompass/barrier-sync/location"
+
+    @Test("a phone in the trouser pocket that sends no pedometer count gets detector steps and a distance", arguments: [PhoneCarry.pocket, .texting, .swing])
+    func detectedSteps(carry: PhoneCarry) async throws {
+        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        let feed = try await probe.subscribe(to: TopicFilter("stepcompass/+/steps"))
+        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
+        phone.connect()
+        try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
+            let truth = try await walk(carry, device: "walker", seconds: 60, on: phone)
+            let messages = await collectJSON(feed, timeout: .seconds(20)) { found in
+                (found.last?.json["steps"] as? Int ?? 0) >= truth - max(2, truth / 20)
+            }
+            let last = try #require(messages.last?.json)
+            let counted = try #require(last["steps"] as? Int)
+            #expect(last["source"] as? String == "detector")
+            #expect(abs(counted - truth) <= max(2, truth * 5 / 100), "\(carry): counted \(counted) of \(truth)")
+            let distance = try #require(last["distance"] as? Double)
+            #expect(distance > Double(counted) * 0.3 && distance < Double(counted) * 1.2)
+        }
+    }
+
+    @Test("once a pedometer count arrives, the detector publishes nothing more for that device")
+    func pedometerWins() async throws {
+        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        let feed = try await probe.subscribe(to: [
+            SubscriptionRequest(try TopicFilter("stepcompass/+/steps")), SubscriptionRequest(try TopicFilter(Self.barrierTopic)),
+        ])
+        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
+        phone.connect()
+        try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
+            try await phone.publish(BusMessage(topic: "stepcompass/counted/steps", text: #"{"steps": 0}"#, qos: .atLeastOnce))
+            _ = try await walk(.hand, device: "counted", seconds: 30, on: phone)
+            try await barrier(phone)
+            let messages = await collectJSON(feed) { found in found.contains { $0.topic == Self.barrierTopic } }
+            #expect(messages.contains { $0.topic == Self.barrierTopic })
+            #expect(!messages.contains { $0.json["source"] as? String == "detector" })
+        }
+    }
+
+    @Test("a phone lying still gets no step")
+    func stillPhone() async throws {
+        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        let feed = try await probe.subscribe(to: [
+            SubscriptionRequest(try TopicFilter("stepcompass/+/steps")), SubscriptionRequest(try TopicFilter(Self.barrierTopic)),
+        ])
+        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
+        phone.connect()
+        try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
+            var configuration = WalkerConfiguration()
+            configuration.activity = .pickUpAndPutDown
+            var walker = try WalkerSimulator(configuration: configuration, fieldSource: ConstantGeomagneticField.munich)
+            for event in walker.advance(to: 40) {
+                guard case .imu(let t, let accel, let mag, _) = event else { continue }
+                let stamp = Timestamp.format(Date(timeIntervalSince1970: 1_795_341_600 + t))
+                try await phone.publish(BusMessage(
+                    topic: "stepcompass/still/imu",
+                    text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
+                    qos: .atMostOnce))
+            }
+            try await barrier(phone)
+            let messages = await collectJSON(feed) { found in found.contains { $0.topic == Self.barrierTopic } }
+            #expect(messages.contains { $0.topic == Self.barrierTopic })
+            #expect(!messages.contains { $0.topic == "stepcompass/still/steps" })
+        }
+    }
+}
