@@ -5,7 +5,7 @@
 # exact command to run and fails.
 set -euo pipefail
 
-packages=(libmosquitto-dev mosquitto mosquitto-clients pkg-config python3 python3-venv)
+packages=(libmosquitto-dev mosquitto mosquitto-clients pkg-config python3 python3-venv gpsd gpsd-clients)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
