@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "DashboardKit", targets: ["DashboardKit"]),
         .library(name: "StepDetection", targets: ["StepDetection"]),
         .library(name: "PhoneFormats", targets: ["PhoneFormats"]),
+        .library(name: "StepCompassContract", targets: ["StepCompassContract"]),
         .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
         .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
         .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
@@ -80,12 +81,13 @@ let package = Package(
         .target(name: "MarkerKit"),
         .target(name: "DashboardKit", dependencies: ["MarkerKit"]),
         .target(name: "StepDetection"),
-        .target(name: "PhoneFormats"),
+        .target(name: "StepCompassContract"),
+        .target(name: "PhoneFormats", dependencies: ["StepCompassContract"]),
 
         // MARK: The runtime every executable shares
         .target(
             name: "ServiceRuntime",
-            dependencies: ["Bus", "MosquittoBus", log, lifecycle, configuration, argumentParser,
+            dependencies: ["Bus", "MosquittoBus", "StepCompassContract", log, lifecycle, configuration, argumentParser,
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "SystemPackage", package: "swift-system")]
         ),
@@ -153,7 +155,7 @@ let package = Package(
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
         .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
         .testTarget(name: "StepDetectionTests", dependencies: ["StepDetection"]),
-        .testTarget(name: "PhoneFormatsTests", dependencies: ["PhoneFormats"]),
+        .testTarget(name: "PhoneFormatsTests", dependencies: ["PhoneFormats", "StepCompassContract"]),
         .testTarget(
             name: "BridgeServiceTests",
             dependencies: ["BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",

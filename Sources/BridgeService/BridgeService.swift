@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PhoneFormats
 public import ServiceLifecycle
-public import ServiceRuntime
+import ServiceRuntime
 
 /// The phone bridge's bus side (`stepcompass-bridge`): Sensor Logger's MQTT push (the app publishes its push body
 /// over WebSockets to `--sensor-logger-topic`), OwnTracks locations (`owntracks/USER/DEVICE`), and the step
@@ -113,7 +113,7 @@ public struct BridgeService: Service {
     private func sensorLogger(_ message: BusMessage) async {
         do {
             let body = try SensorLoggerMessage.decode(message.payload, limits: .init(maximumBytes: configuration.maxBody))
-            let device = PhoneFormats.DeviceID.sanitized(body.deviceId ?? "sensor-logger")
+            let device = DeviceID.sanitized(body.deviceId ?? "sensor-logger")
             _ = try await ingest.sensorLogger(device: device, body)
         } catch let error as PhoneFormatError {
             await context.errors.reject(message, reason: error.reason)
@@ -150,7 +150,7 @@ public struct BridgeService: Service {
     private func detect(device: String, _ message: BusMessage) async {
         // Inputs of other publishers are checked by the services that use them (the compass reports bad IMU
         // samples); the detector skips what it cannot use, without a second report.
-        guard ServiceRuntime.DeviceID.isValid(device), let payload = try? decoder.decode(IMUPayload.self, from: message.payload),
+        guard DeviceID.isValid(device), let payload = try? decoder.decode(IMUPayload.self, from: message.payload),
             payload.accel.count == 3, payload.accel.allSatisfy(\.isFinite)
         else { return }
         let time = payload.timestamp.flatMap(Timestamp.parse)?.timeIntervalSince1970 ?? Date().timeIntervalSince1970

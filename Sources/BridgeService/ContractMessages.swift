@@ -52,9 +52,7 @@ struct ContractMessages: Sendable {
         "[\(value.x),\(value.y),\(value.z)]"
     }
 
-    /// The contract's timestamp of a phone's time in seconds. Phones count in nanoseconds, and a Double of
-    /// seconds holds `…00.010` as `…00.0099999`: half a microsecond keeps the millisecond the phone meant.
     static func timestamp(_ seconds: Double) -> String {
-        Timestamp.format(Date(timeIntervalSince1970: seconds + 0.000_000_5))
+        Timestamp.format(secondsSince1970: seconds)
     }
 }

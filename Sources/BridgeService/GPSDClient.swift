@@ -8,7 +8,7 @@ import ServiceRuntime
 /// Reads a gpsd (`--gpsd HOST:PORT`): sends `?WATCH={"enable":true,"json":true}` and turns each TPV report with a
 /// fix (mode 2 or 3) into the device's `location`. A report without a fix (mode 0 or 1) publishes nothing; the
 /// log says when the fix is lost and found again. A connection that fails or closes is tried again with backoff
-/// (0.5 s doubling to 30 s).
+/// (0.5 s doubling to 10 s).
 public struct GPSDClient: Service {
     let host: String
     let port: Int
@@ -38,7 +38,7 @@ public struct GPSDClient: Service {
                 }
             }
             try await Task.sleep(for: .milliseconds(Int(delay * 1_000)))
-            delay = min(delay * 2, 30)
+            delay = min(delay * 2, 10)
         }
     }
 

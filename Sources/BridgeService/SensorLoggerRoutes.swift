@@ -48,10 +48,10 @@ struct SensorLoggerRoutes: Sendable {
             return await reject(error.reason, bytes: bytes, device: query.get("device"), status: .badRequest)
         }
         let requested: String? = query.get("device").map { String($0) }
-        if let requested, !ServiceRuntime.DeviceID.isValid(requested) {
+        if let requested, !DeviceID.isValid(requested) {
             return await reject("the device parameter '\(requested.prefix(70))' is not a valid device id (1-64 of A-Z a-z 0-9 _ -)", bytes: bytes, device: nil, status: .badRequest)
         }
-        let device = requested ?? PhoneFormats.DeviceID.sanitized(message.deviceId ?? "sensor-logger")
+        let device = requested ?? DeviceID.sanitized(message.deviceId ?? "sensor-logger")
         guard authorization.allows(presented, device: device) else { return Self.unauthorized() }
         do {
             let outcome = try await ingest.sensorLogger(device: device, message)

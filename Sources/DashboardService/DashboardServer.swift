@@ -1,5 +1,5 @@
 import Hummingbird
-public import Logging
+import Logging
 import NIOCore
 public import ServiceLifecycle
 

@@ -1,10 +1,10 @@
 import Bus
 import DashboardKit
 import Hummingbird
-public import Logging
+import Logging
 import NIOCore
 public import ServiceLifecycle
-public import ServiceRuntime
+import ServiceRuntime
 
 /// The dashboard's bus side (`stepcompass-dashboard`): reads the bus into the hub that the page's live events
 /// come from, and says `online` once both its subscription is acknowledged and the HTTP port is open.

@@ -1,4 +1,5 @@
 import Foundation
+import StepCompassContract
 
 /// One gpsd JSON report (one per line), as far as a position consumer cares.
 ///
@@ -29,7 +30,7 @@ public enum GPSDReport: Sendable, Hashable {
         let mode = try field("mode").optional("mode") ?? 0
         var time: Double?
         if let text = object["time"] {
-            guard let string = text.string, let parsed = ISO8601Time.parse(string) else { throw PhoneFormatError("time is not an ISO 8601 timestamp") }
+            guard let string = text.string, let parsed = Timestamp.secondsSince1970(string) else { throw PhoneFormatError("time is not an ISO 8601 timestamp") }
             time = parsed
         }
         guard mode >= 2 else { return .noFix(time: time) }

@@ -1,4 +1,5 @@
 public import Foundation
+import StepCompassContract
 
 /// OwnTracks messages as published on `owntracks/USER/DEVICE`
 /// (`{"_type":"location","lat","lon","alt","acc","vac","vel","cog","tst",…}`): `lat`/`lon` degrees,
@@ -49,8 +50,8 @@ public enum OwnTracksMessage {
         return (String(levels[1]), String(levels[2]))
     }
 
-    /// The device id for an OwnTracks topic (``DeviceID/ownTracks(user:device:)``), or `nil`.
+    /// The device id for an OwnTracks topic (`USER-DEVICE` made a valid device id), or `nil`.
     public static func deviceID(topic: String) -> String? {
-        topicParts(topic).map { DeviceID.ownTracks(user: $0.user, device: $0.device) }
+        topicParts(topic).map { DeviceID.sanitized("\($0.user)-\($0.device)") }
     }
 }

@@ -1,25 +1,7 @@
 public import Bus
 public import Foundation
 
-/// A service's retained status on `stepcompass/services/{service}/status`, also its last will.
-public struct ServiceStatus: Codable, Sendable, Equatable {
-    /// `online` or `offline`.
-    public enum State: String, Codable, Sendable {
-        case online, offline
-    }
-
-    public var state: State
-    public var service: String
-    public var version: String
-    public var startedAt: String
-
-    public init(state: State, service: String, version: String, startedAt: String) {
-        self.state = state
-        self.service = service
-        self.version = version
-        self.startedAt = startedAt
-    }
-
+extension ServiceStatus {
     /// The status as a retained QoS 1 message.
     public func message(topics: Topics) -> BusMessage {
         let encoder = JSONEncoder()
@@ -40,9 +22,4 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
         offline.state = .offline
         return (online.message(topics: topics), offline.message(topics: topics))
     }
-}
-
-/// The version every service reports in its status.
-public enum StepCompassVersion {
-    public static let current = "0.1.0"
 }

@@ -128,24 +128,19 @@ struct BridgeBrokerTests {
         let log = folder.appendingPathComponent("walk.nmea")
         try Self.nmeaLog().write(to: log, atomically: true, encoding: .ascii)
         let gpsdPort = try MosquittoBrokerProcess.reserveFreePort()
-        // -c 0.2: a sentence every 0.2 s; -1: the log once; -q: quiet. gpsfake starts its own gpsd on the port and
-        // feeds it once a client has connected.
-        let fake = try ChildProcess(
-            executable: gpsfake, arguments: ["-q", "-1", "-c", "0.2", "-P", "\(gpsdPort)", log.path],
-            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
-            outputFile: folder.appendingPathComponent("gpsfake.out"))
-        defer { fake.signal(SIGTERM) }
-        let listening = ContinuousClock.now + .seconds(20)
-        while !MosquittoBrokerProcess.canConnect(port: gpsdPort), ContinuousClock.now < listening {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(MosquittoBrokerProcess.canConnect(port: gpsdPort), "gpsd did not listen: \(fake.output)")
         try await withBroker { broker in
             let probe = try await MosquittoHarness(port: broker.port).makeClient(id: "probe-gps", cleanStart: true, will: nil)
             let feed = try await probe.subscribe(to: TopicFilter("stepcompass/gps/location"), qos: .atLeastOnce)
             let configuration = BridgeConfiguration(httpPort: -1, gpsd: "127.0.0.1:\(gpsdPort)", gpsdDevice: "gps")
             try await withBridgeWithoutHTTP(port: broker.port, configuration: configuration) {
-                let fixes = await collectJSON(feed, timeout: .seconds(30)) { $0.count >= 4 }
+                // The bridge is already trying gpsd (with backoff): gpsfake starts its own gpsd on the port and feeds
+                // the log once (-1), a sentence every 0.2 s (-c 0.2), when its first client, the bridge, connects.
+                let fake = try ChildProcess(
+                    executable: gpsfake, arguments: ["-q", "-1", "-c", "0.2", "-P", "\(gpsdPort)", log.path],
+                    environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
+                    outputFile: folder.appendingPathComponent("gpsfake.out"))
+                defer { fake.signal(SIGTERM) }
+                let fixes = await collectJSON(feed, timeout: .seconds(40)) { $0.count >= 4 }
                 #expect(fixes.count >= 4, "gpsfake: \(fake.output)")
                 let first = try #require(fixes.first?.json)
                 let latitude = try #require(first["latitude"] as? Double)

@@ -1,4 +1,5 @@
 import PhoneFormats
+import StepCompassContract
 import Testing
 
 @Suite("Device ids")
@@ -14,7 +15,7 @@ struct DeviceIDTests {
         #expect(DeviceID.sanitized("  Kelvin's iPhone (2)  ") == "Kelvin-s-iPhone-2")
         #expect(DeviceID.sanitized("3f2a4b1c-9d8e-4f00-a1b2-c3d4e5f6a7b8") == "3f2a4b1c-9d8e-4f00-a1b2-c3d4e5f6a7b8")
         #expect(DeviceID.sanitized("grüße/ü") == "gr-e")
-        #expect(DeviceID.ownTracks(user: "alice", device: "phone") == "alice-phone")
+        #expect(OwnTracksMessage.deviceID(topic: "owntracks/alice/phone") == "alice-phone")
     }
 
     @Test("empty, reserved and long inputs get a stable hash")

@@ -1,4 +1,5 @@
 import PhoneFormats
+import StepCompassContract
 import Testing
 
 @Suite("gpsd")
@@ -64,9 +65,9 @@ struct GPSDTests {
 
     @Test("ISO 8601 formatting with milliseconds")
     func iso() {
-        #expect(ISO8601Time.format(1_714_566_896.789) == "2024-05-01T12:34:56.789Z")
-        #expect(ISO8601Time.format(0) == "1970-01-01T00:00:00.000Z")
-        #expect(ISO8601Time.parse("2000-02-29T23:59:59.5Z") == 951_868_799.5)
-        #expect(ISO8601Time.parse("2024-13-01T00:00:00Z") == nil)
+        #expect(Timestamp.format(secondsSince1970: 1_714_566_896.789) == "2024-05-01T12:34:56.789Z")
+        #expect(Timestamp.format(secondsSince1970: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamp.secondsSince1970("2000-02-29T23:59:59.5Z") == 951_868_799.5)
+        #expect(Timestamp.secondsSince1970("2024-13-01T00:00:00Z") == nil)
     }
 }

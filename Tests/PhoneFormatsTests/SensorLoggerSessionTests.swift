@@ -1,4 +1,5 @@
 import PhoneFormats
+import StepCompassContract
 import Testing
 
 @Suite("Sensor Logger session")

@@ -16,6 +16,19 @@ public enum Timestamp {
         return try? Date.ISO8601FormatStyle(timeZone: .gmt).parse(text)
     }
 
+    /// Formats Unix time in seconds (a phone's clock, which counts in nanoseconds: half a microsecond is added so
+    /// that a time such as `…00.010`, held by a Double as `…00.0099999`, keeps its millisecond).
+    /// - Parameter seconds: Seconds since 1970.
+    public static func format(secondsSince1970 seconds: Double) -> String {
+        format(Date(timeIntervalSince1970: seconds + 0.000_000_5))
+    }
+
+    /// Parses a timestamp into Unix time in seconds.
+    /// - Parameter text: An ISO 8601 timestamp.
+    public static func secondsSince1970(_ text: String) -> Double? {
+        parse(text)?.timeIntervalSince1970
+    }
+
     /// Formats with Foundation's ISO 8601 style: the reference that ``format(_:)`` agrees with.
     public static func formatWithFoundation(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
