@@ -5,6 +5,9 @@
 
 MQTT_PORT ?= 1883
 DASHBOARD_PORT ?= 8080
+# The phone bridge's HTTP push (Sensor Logger) and the broker's MQTT-over-WebSockets listener.
+BRIDGE_PORT ?= 8090
+WS_PORT ?= 9001
 # SENSORS=off leaves the simulated walker out (a phone or your own publisher provides the device inputs).
 SENSORS ?= on
 SWIFT ?= swift
@@ -21,7 +24,7 @@ release: deps
 	$(SWIFT) build -c release
 
 run: release
-	@MQTT_PORT=$(MQTT_PORT) DASHBOARD_PORT=$(DASHBOARD_PORT) SENSORS=$(SENSORS) scripts/run-stack.sh
+	@MQTT_PORT=$(MQTT_PORT) DASHBOARD_PORT=$(DASHBOARD_PORT) BRIDGE_PORT=$(BRIDGE_PORT) WS_PORT=$(WS_PORT) SENSORS=$(SENSORS) scripts/run-stack.sh
 
 # The pipeline end-to-end test runs on its own after the others: it drives three services at 15x real time
 # and would otherwise load the machine under the timing of the rest.
@@ -44,6 +47,8 @@ tsan: deps
 benchmark: release
 	scripts/bus-benchmark.sh
 	-.build/release/stepcompass-buslab compass-load --devices 1000 --rate 50 --duration 20
+	-.build/release/stepcompass-buslab detector-load --devices 2000 --rate 100 --duration 20
+	-.build/release/stepcompass-buslab bridge-load --phones 200 --rate 100 --batch 100 --duration 20
 	STEPCOMPASS_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-benchmarks benchmark
 
 clean:

@@ -60,6 +60,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: The bus: protocol, its two implementations, and test support
@@ -94,8 +95,9 @@ let package = Package(
 
         // MARK: The services' logic over the bus protocol (tested on the in-memory bus)
         .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
-        .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", log, lifecycle, configuration]),
-        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", log, lifecycle, configuration]),
+        .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", "PhoneFormats", log, lifecycle, configuration,
+                                                 .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration]),
         .target(
             name: "MarkerService",
             dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log, configuration, lifecycle,
@@ -134,7 +136,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StepCompassBusLab",
-            dependencies: ["Bus", "MosquittoBus", "BusTesting", argumentParser, log],
+            dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepDetection", argumentParser, log],
             path: "Sources/StepCompassBusLab"
         ),
 
@@ -150,7 +152,7 @@ let package = Package(
                 .copy("Resources/WMM2020testvalues.txt"),
             ]
         ),
-        .testTarget(name: "CompassKitTests", dependencies: ["CompassKit"]),
+        .testTarget(name: "CompassKitTests", dependencies: ["CompassKit", "WalkerSimulation"]),
         .testTarget(name: "PositionKitTests", dependencies: ["PositionKit"]),
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
         .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
@@ -165,8 +167,9 @@ let package = Package(
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
-        .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log]),
-        .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", log]),
+        .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log,
+                                                          .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", "WalkerSimulation", log]),
         .testTarget(
             name: "MarkerServiceTests",
             dependencies: ["MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit", "MosquittoBus",

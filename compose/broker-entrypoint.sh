@@ -10,10 +10,13 @@
 # container also mounts (read-only); the device and viewer passwords go to /secrets/clients/, which only
 # the broker mounts: read them with
 #   docker-compose exec broker cat /secrets/clients/viewer
+# The phone bridge's HTTP push token (the password phones put in their push URL) comes the same way from
+# STEPCOMPASS_BRIDGE_TOKEN, the stored one, or a new one, into /secrets/bridge/token:
+#   docker-compose exec broker cat /secrets/bridge/token
 # Nothing secret is ever written to the repository or the image.
 set -eu
 
-service_users="sensors compass position markers dashboard"
+service_users="sensors compass position markers dashboard bridge"
 client_users="device viewer"
 # The uid of the services' non-root user (compose/Dockerfile, ARG APP_UID): it must read its password.
 app_uid="${STEPCOMPASS_APP_UID:-10001}"
@@ -30,10 +33,11 @@ random_password() {
 }
 
 # The password of a user: the environment wins, then the stored one, then a new one.
+# (A third argument names another secret than PASSWORD: STEPCOMPASS_<USER>_<WHAT>.)
 password_for() {
     user="$1"
     file="$2"
-    variable="STEPCOMPASS_$(echo "$user" | tr 'a-z' 'A-Z')_PASSWORD"
+    variable="STEPCOMPASS_$(echo "$user" | tr 'a-z' 'A-Z')_${3:-PASSWORD}"
     eval "value=\${$variable:-}"
     if [ -n "$value" ]; then
         printf '%s' "$value"
@@ -53,8 +57,17 @@ for user in $service_users; do
     file="$secrets_dir/$user/password"
     password="$(password_for "$user" "$file")"
     printf '%s' "$password" > "$file.new" && mv "$file.new" "$file"
-    chown "$app_uid:$app_uid" "$file" "$secrets_dir/$user"
+    chown "$app_uid:$app_uid" "$file"
     chmod 0400 "$file"
+    if [ "$user" = bridge ]; then
+        # The bridge's HTTP push token, next to its MQTT password (its container reads both, read-only).
+        token_file="$secrets_dir/$user/token"
+        token="$(password_for "$user" "$token_file" TOKEN)"
+        printf '%s' "$token" > "$token_file.new" && mv "$token_file.new" "$token_file"
+        chown "$app_uid:$app_uid" "$token_file"
+        chmod 0400 "$token_file"
+    fi
+    chown "$app_uid:$app_uid" "$secrets_dir/$user"
     chmod 0500 "$secrets_dir/$user"
     mosquitto_passwd -b "$auth_dir/passwd.new" "$user" "$password"
 done
@@ -79,5 +92,5 @@ chmod 0640 "$auth_dir/passwd" "$auth_dir/acl"
 mkdir -p "$data_dir"
 chown -R mosquitto:mosquitto "$data_dir" 2>/dev/null || true
 
-echo "broker-entrypoint: $(echo "$service_users $client_users" | wc -w) users ready (passwords in the secrets volumes)"
+echo "broker-entrypoint: $(echo "$service_users $client_users" | wc -w) users and the bridge's push token ready (in the secrets volumes)"
 exec "$@"

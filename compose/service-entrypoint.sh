@@ -20,6 +20,16 @@ if [ -z "${MQTT_PASSWORD:-}" ] && [ -n "${MQTT_USERNAME:-}" ]; then
 fi
 unset MQTT_PASSWORD_FILE
 
+# The phone bridge's HTTP push token, the same way: TOKEN when compose passes a non-empty one
+# (STEPCOMPASS_BRIDGE_TOKEN on the host), otherwise the file the broker's entrypoint generated next to
+# the password (TOKEN_FILE, default /run/stepcompass/secrets/token; only the bridge's volume has one).
+token_file="${TOKEN_FILE:-/run/stepcompass/secrets/token}"
+if [ -z "${TOKEN:-}" ] && [ -r "$token_file" ]; then
+    TOKEN="$(cat "$token_file")"
+    export TOKEN
+fi
+unset TOKEN_FILE
+
 if [ "$#" -eq 0 ]; then
     echo "service-entrypoint: no command; give one of: $(ls /app/bin | tr '\n' ' ')" >&2
     exit 64

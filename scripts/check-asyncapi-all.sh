@@ -78,7 +78,8 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
     mosquitto -p "$port" > "$work/broker.log" 2>&1 &
     broker_pid=$!
     for _ in $(seq 1 50); do mosquitto_pub -p "$port" -t probe -n 2>/dev/null && break; sleep 0.1; done
-    mosquitto_sub -p "$port" -t 'stepcompass/#' -v > "$work/capture.txt" 2>/dev/null &
+    # The phone apps' channels outside the root too (sensor-logger, owntracks/...).
+    mosquitto_sub -p "$port" -t 'stepcompass/#' -t sensor-logger -t 'owntracks/#' -v > "$work/capture.txt" 2>/dev/null &
     sub_pid=$!
     sleep 0.3
     # Non-empty payloads only: `mosquitto_sub -v` cannot show an empty one.

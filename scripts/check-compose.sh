@@ -34,7 +34,7 @@ trap cleanup EXIT
 
 # Every service container gets the contract's variables and its own user.
 config="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" -f "$compose_file" config)"
-for service in sensors compass position markers dashboard; do
+for service in sensors compass position markers dashboard bridge; do
     block="$(awk -v s="  $service:" '$0 == s { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
     for variable in MQTT_HOST MQTT_PORT MQTT_USERNAME MQTT_PASSWORD MQTT_PROTOCOL MQTT_CLIENT_ID TOPIC_PREFIX LOG_LEVEL LOG_FORMAT; do
         grep -q "^      $variable:" <<< "$block" || fail "service $service lacks $variable"
@@ -43,6 +43,12 @@ for service in sensors compass position markers dashboard; do
     grep -q "condition: service_healthy" <<< "$block" || fail "service $service does not wait for a healthy broker"
 done
 grep -q '127.0.0.1:8080:8080' <<< "$config" || grep -q 'published: 8080' <<< "$config" || fail "the dashboard does not publish port 8080"
+# The bridge's HTTP push and the broker's WebSockets listener, on loopback by default.
+grep -q '127.0.0.1:8090:8090' <<< "$config" || fail "the bridge does not publish port 8090 on 127.0.0.1"
+grep -q '127.0.0.1:9001:9001' <<< "$config" || fail "the broker does not publish its WebSockets port 9001 on 127.0.0.1"
+bridge_block="$(awk '$0 == "  bridge:" { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
+grep -q "^      HTTP_HOST: 0.0.0.0$" <<< "$bridge_block" || fail "the bridge does not listen on every interface of its container"
+grep -q "^      TOKEN:" <<< "$bridge_block" || fail "the bridge gets no TOKEN"
 echo "check-compose: $compose_file is valid for docker-compose 1.29.2"
 
 # 2. The entrypoint scripts against a real broker.
@@ -59,9 +65,12 @@ run_broker_entrypoint() {
         sh compose/broker-entrypoint.sh true >/dev/null || fail "broker-entrypoint.sh failed"
 }
 run_broker_entrypoint STEPCOMPASS_POSITION_PASSWORD=chosen-by-env
-for user in sensors compass position markers dashboard; do
+for user in sensors compass position markers dashboard bridge; do
     [ -s "$work/secrets/$user/password" ] || fail "no password generated for $user"
 done
+first_token="$(cat "$work/secrets/bridge/token" 2>/dev/null)"
+[ "${#first_token}" -ge 32 ] || fail "no bridge push token generated (secrets/bridge/token)"
+[ "$first_token" != "$(cat "$work/secrets/bridge/password")" ] || fail "the bridge's token is its MQTT password"
 [ "$(cat "$work/secrets/position/password")" = "chosen-by-env" ] || fail "STEPCOMPASS_POSITION_PASSWORD was not used"
 first_sensors="$(cat "$work/secrets/sensors/password")"
 [ "${#first_sensors}" -ge 32 ] || fail "the generated password is too short"
@@ -70,12 +79,17 @@ run_broker_entrypoint
 [ "$(cat "$work/secrets/sensors/password")" = "$first_sensors" ] || fail "a restart changed a generated password"
 [ "$(cat "$work/secrets/position/password")" = "chosen-by-env" ] || fail "a restart lost the password chosen by the environment"
 [ "$(stat -c %a "$work/secrets/sensors/password")" = 400 ] || fail "a service password file is not mode 0400"
+[ "$(cat "$work/secrets/bridge/token")" = "$first_token" ] || fail "a restart changed the bridge's generated token"
+[ "$(stat -c %a "$work/secrets/bridge/token")" = 400 ] || fail "the bridge's token file is not mode 0400"
+run_broker_entrypoint STEPCOMPASS_BRIDGE_TOKEN=token-by-env
+[ "$(cat "$work/secrets/bridge/token")" = token-by-env ] || fail "STEPCOMPASS_BRIDGE_TOKEN was not used"
 cmp -s Config/mosquitto/acl "$work/auth/acl" || fail "the ACL was not installed"
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+ws_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 mkdir -p "$work/conf.d"
 cp Config/mosquitto/stepcompass.conf "$work/conf.d/"
-sed -e "s|^listener 1883$|listener $port 127.0.0.1|" -e "s|/mosquitto/auth/|$work/auth/|g" \
+sed -e "s|^listener 1883$|listener $port 127.0.0.1|" -e "s|^listener 9001$|listener $ws_port 127.0.0.1|" -e "s|/mosquitto/auth/|$work/auth/|g" \
     -e "s|/mosquitto/data/|$work/data/|" -e "s|/mosquitto/config/conf.d|$work/conf.d|" Config/mosquitto/secure.conf > "$work/mosquitto.conf"
 chmod -R a+rX "$work"
 mosquitto -c "$work/mosquitto.conf" > "$work/broker.out" 2>&1 &
@@ -101,6 +115,12 @@ mosquitto_pub -h 127.0.0.1 -p "$port" -u markers -P "$(cat "$work/secrets/marker
 if sh compose/service-healthcheck.sh markers >/dev/null; then fail "the health check calls an offline service healthy"; fi
 if MQTT_PASSWORD=wrong sh compose/service-healthcheck.sh markers >/dev/null 2>&1; then fail "the health check passed with a wrong password"; fi
 if sh compose/service-entrypoint.sh stepcompass-no-such-binary >/dev/null 2>&1; then fail "service-entrypoint.sh ran a missing command"; fi
+# The bridge's container: service-entrypoint.sh exports its token from the secrets volume, unless
+# compose passes one.
+got="$(env -u TOKEN TOKEN_FILE="$work/secrets/bridge/token" sh compose/service-entrypoint.sh sh -c 'printf %s "$TOKEN"')"
+[ "$got" = token-by-env ] || fail "service-entrypoint.sh did not export the bridge's token from its file (got '$got')"
+got="$(env TOKEN=from-compose TOKEN_FILE="$work/secrets/bridge/token" sh compose/service-entrypoint.sh sh -c 'printf %s "$TOKEN"')"
+[ "$got" = from-compose ] || fail "service-entrypoint.sh replaced a TOKEN compose passed (got '$got')"
 echo "check-compose: broker and service entrypoints work against mosquitto $(mosquitto -h 2>/dev/null | awk 'NR==1 {print $3}')"
 
 # 3. The broker's ACL and tuning, as the compose broker loads them.

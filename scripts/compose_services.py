@@ -296,28 +296,47 @@ def plan_broker(config: dict, work: Path) -> Broker:
 
     path_pattern = re.compile(r"(?<![\w$./-])/[\w./-]+")
 
-    # The listener: the port compose publishes must be the one mosquitto listens on.
+    # The listeners: one plain MQTT listener (the services' MQTT_PORT) and any number of others (a
+    # `protocol websockets` line after a `listener` makes that one WebSockets); each moves to a free
+    # loopback port, and each must be a port compose publishes.
     published = container_ports(broker)
-    listen_ports = set()
+    listeners: list[tuple[str, str]] = []  # (container port, protocol), in file order
+    for conf in config_files:
+        for line in conf.read_text().splitlines():
+            if line.lstrip().startswith("#"):
+                continue
+            listener = re.match(r"^\s*listener\s+(\d+)(\s+\S+)?\s*$", line)
+            protocol = re.match(r"^\s*protocol\s+(\S+)\s*$", line)
+            if listener:
+                listeners.append((listener.group(1), "mqtt"))
+            elif protocol and listeners:
+                listeners[-1] = (listeners[-1][0], protocol.group(1))
+    mqtt_ports = sorted({port for port, protocol in listeners if protocol == "mqtt"})
+    if len(mqtt_ports) != 1:
+        raise PlanError(f"the broker's configuration has MQTT listeners {mqtt_ports}; expected exactly one")
+    port = mqtt_ports[0]
     local_port = free_port()
+    local_ports = {port: local_port}
+    for container_port, _ in listeners:
+        local_ports.setdefault(container_port, free_port())
+    for container_port, protocol in listeners:
+        if published and container_port not in published:
+            raise PlanError(f"the broker listens on {container_port} ({protocol}) but compose publishes container port(s) {sorted(published)}")
     for conf in config_files:
         lines = []
         for line in conf.read_text().splitlines():
             if not line.lstrip().startswith("#"):
                 listener = re.match(r"^\s*listener\s+(\d+)(\s+\S+)?\s*$", line)
                 if listener:
-                    listen_ports.add(listener.group(1))
-                    line = f"listener {local_port} 127.0.0.1"
+                    line = f"listener {local_ports[listener.group(1)]} 127.0.0.1"
                     log(f"{conf.name}: listener {listener.group(1)} -> {line} (the published port -> a free loopback port)")
                 else:
                     line = path_pattern.sub(map_path, line)
             lines.append(line)
         conf.write_text("\n".join(lines) + "\n")
-    if len(listen_ports) != 1:
-        raise PlanError(f"the broker's configuration has listeners {sorted(listen_ports)}; expected exactly one")
-    port = listen_ports.pop()
-    if published and port not in published:
-        raise PlanError(f"the broker listens on {port} but compose publishes container port(s) {sorted(published)}")
+    for container_port, protocol in listeners:
+        if protocol != "mqtt":
+            (out / f"{protocol}_port").write_text(str(local_ports[container_port]))
     log(f"container paths {sorted(roots)} -> under {root}")
 
     # Entrypoint + command, paths mapped; executables that are not where the image has them -> PATH.

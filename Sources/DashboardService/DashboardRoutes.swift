@@ -31,16 +31,16 @@ struct DashboardRoutes: Sendable {
         }
         router.get("/events") { request, _ in events(request) }
         router.post("/api/devices/:device/bearing-lock") { request, context in
-            await command(request, context) { body throws(CommandError) in try DeviceCommand.bearingLock(body) }
+            await command(request, context, .commandBearingLock)
         }
         router.post("/api/devices/:device/settings") { request, context in
-            await command(request, context) { body throws(CommandError) in try DeviceCommand.settings(body) }
+            await command(request, context, .commandSettings)
         }
         router.post("/api/devices/:device/calibrate") { request, context in
-            await command(request, context) { body throws(CommandError) in try DeviceCommand.calibrate(body) }
+            await command(request, context, .commandCalibrate)
         }
         router.post("/api/devices/:device/reset-position") { request, context in
-            await command(request, context) { _ throws(CommandError) in .resetPosition }
+            await command(request, context, .commandResetPosition)
         }
         router.post("/api/markers/refresh") { _, _ in
             await publish(BusMessage(topic: topics.markersRefresh, payload: Data("{}".utf8), qos: .atLeastOnce))
@@ -75,11 +75,8 @@ struct DashboardRoutes: Sendable {
             body: ResponseBody { writer in try await stream.write(to: &writer) })
     }
 
-    /// Reads a command body, checks it, and publishes the command to the device's topic.
-    private func command(
-        _ request: Request, _ context: BasicRequestContext,
-        _ parse: ([String: Any]) throws(CommandError) -> DeviceCommand
-    ) async -> Response {
+    /// Reads a command body, checks it with the contract's decoder, and publishes the command to the device's topic.
+    private func command(_ request: Request, _ context: BasicRequestContext, _ topic: Topics.DeviceTopic) async -> Response {
         let device = context.parameters.get("device") ?? ""
         guard DeviceID.isValid(device) else {
             return JSONResponse.error("badRequest", "invalid device id '\(device)': 1 to 64 of A-Z a-z 0-9 _ -, not a reserved name", status: .badRequest)
@@ -99,11 +96,11 @@ struct DashboardRoutes: Sendable {
         }
         let command: DeviceCommand
         do {
-            command = try parse(body)
+            command = try DeviceCommand.decode(topic, body: body)
         } catch {
             return JSONResponse.error("badRequest", error.message, status: .badRequest)
         }
-        return await publish(BusMessage(topic: topics.device(device, command.topic), payload: command.json, qos: .atLeastOnce))
+        return await publish(BusMessage(topic: topics.device(device, command.topic), payload: command.payload, qos: .atLeastOnce))
     }
 
     private func publish(_ message: BusMessage) async -> Response {

@@ -45,7 +45,7 @@ public struct DashboardService: Service {
     public func run() async throws {
         let topics = DashboardTopics(topics: context.topics)
         do {
-            try await context.waitUntilConnected()
+            try await cancelWhenGracefulShutdown { try await self.context.waitUntilConnected() }
         } catch is CancellationError {
             return
         }

@@ -4,46 +4,67 @@ import Logging
 public import ServiceRuntime
 public import ServiceLifecycle
 
-/// Publishes a recording (see ``SensorRecorder``) again on a device's topics, at the recorded pace divided by
-/// `speed`, then returns.
+/// Publishes a recording (see ``SensorRecorder``) or a phone export again on a device's topics, at the recorded
+/// pace divided by `speed`, then returns.
 ///
-/// Each message goes to `stepcompass/{device}/{suffix}` with the contract's QoS and retain flag for that topic
-/// (QoS 0 for an unknown suffix). Payloads are published as recorded, timestamps included.
+/// What `file` is comes from its content: a folder or a zip archive (`PK\u{3}\u{4}`) is a phyphox or Sensor Logger
+/// CSV export, decoded by `PhoneFormats` and published as the contract's `permissions` (retained, first), `imu`,
+/// `location` and `steps` (`"source": "pedometer"`); anything else is read as a recording of JSON lines.
+///
+/// Each recorded message goes to `stepcompass/{device}/{suffix}` with the contract's QoS and retain flag for that
+/// topic (QoS 0 for an unknown suffix). Payloads are published as recorded, timestamps included.
 public struct SensorReplayer<C: Clock>: Service where C.Duration == Duration {
     private let device: String
     private let file: URL
     private let speed: Double
     private let context: BusServiceContext
     private let clock: C
+    private let progressInterval: Duration
 
     /// Creates a replayer.
     /// - Parameters:
     ///   - device: The device to publish as.
-    ///   - file: The recording.
+    ///   - file: The recording: a file of JSON lines, or a phyphox or Sensor Logger export (a zip or a folder).
     ///   - speed: How many times faster than recorded; finite and positive.
     ///   - context: The bus, topics and logger.
     ///   - clock: Paces the replay.
-    public init(device: String, file: URL, speed: Double, context: BusServiceContext, clock: C) {
+    ///   - progressInterval: How often (wall-clock time) a phone export's replay logs its progress.
+    public init(device: String, file: URL, speed: Double, context: BusServiceContext, clock: C,
+                progressInterval: Duration = .seconds(5)) {
         self.device = device
         self.file = file
         self.speed = speed
         self.context = context
         self.clock = clock
+        self.progressInterval = progressInterval
     }
 
-    /// Reads the whole recording, then publishes it; stops early when the task is cancelled.
-    /// - Returns: The number of messages published.
-    /// - Throws: ``SensorsError`` for an unreadable file, a malformed line or a bad speed.
     /// Runs as a lifecycle service: waits for the bus, then replays (see ``replay()``); the group then stops.
     public func run() async throws {
         try await context.serve { _ = try await self.replay() }
     }
 
+    /// Reads the whole recording or export, then publishes it; stops early when the task is cancelled.
+    /// - Returns: The number of messages published (for an export, `permissions` included).
+    /// - Throws: ``SensorsError`` for a missing or unreadable file, a malformed line, an export that cannot be
+    ///   decoded (or holds no known files), a damaged zip, or a bad speed.
     @discardableResult
     public func replay() async throws -> Int {
         guard speed.isFinite, speed > 0 else {
             throw SensorsError(.invalidConfiguration, "the speed must be a finite positive factor, not \(speed)")
         }
+        switch try ReplayInput.detect(file) {
+        case .recording:
+            return try await replayRecording()
+        case let input:
+            return try await PhoneExportReplay(
+                device: device, file: file, input: input, speed: speed, context: context, clock: clock,
+                progressInterval: progressInterval
+            ).replay()
+        }
+    }
+
+    private func replayRecording() async throws -> Int {
         let records = try Self.read(file)
         try await context.ready()
         context.logger.info("replaying", metadata: [
@@ -76,7 +97,12 @@ public struct SensorReplayer<C: Clock>: Service where C.Duration == Duration {
         var records: [RecordedMessage] = []
         for (index, line) in data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x0D && $0 != 0x09 }) else { continue }
-            records.append(try RecordedMessage(line: Data(line), number: index + 1))
+            do {
+                records.append(try RecordedMessage(line: Data(line), number: index + 1))
+            } catch let error as SensorsError where records.isEmpty {
+                // Not even the first line: most likely not a recording at all.
+                throw SensorsError(error.code, "'\(file.path)' is not a recording (\(error.message)); --replay takes \(ReplayInput.expected)")
+            }
         }
         return records.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
     }

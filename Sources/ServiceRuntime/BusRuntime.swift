@@ -81,7 +81,9 @@ extension BusServiceContext {
     /// - Parameter work: The service's loop.
     public func serve(_ work: @escaping @Sendable () async throws -> Void) async throws {
         do {
-            try await waitUntilConnected()
+            // Both the wait for the broker and the work end on a graceful shutdown: a service told to stop while
+            // the broker is unreachable stops at once.
+            try await cancelWhenGracefulShutdown { try await self.waitUntilConnected() }
             try await cancelWhenGracefulShutdown(work)
         } catch is CancellationError {
             // Asked to stop.

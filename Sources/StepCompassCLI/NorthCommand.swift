@@ -1,11 +1,12 @@
 import ArgumentParser
+import ServiceRuntime
 import StepCompassClient
 
 /// `true` or `magnetic` on the command line.
 enum NorthArgument: String, ExpressibleByArgument, CaseIterable {
     case `true`, magnetic
 
-    var reference: DeviceCommand.NorthReference { self == .true ? .trueNorth : .magnetic }
+    var reference: NorthReference { self == .true ? .true : .magnetic }
 }
 
 /// `stepcompass north`.

@@ -1,3 +1,4 @@
+import ServiceRuntime
 import ArgumentParser
 import StepCompassClient
 

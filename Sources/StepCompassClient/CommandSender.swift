@@ -28,7 +28,7 @@ public struct CommandSender: Sendable {
     ///   the publish fails; ``StepCompassClientError/Code/errorReply`` when the service reported that it
     ///   rejected the command.
     public func send(_ command: DeviceCommand, to device: String) async throws -> CommandOutcome {
-        try command.validate()
+        do { try command.validate() } catch { throw StepCompassClientError.invalidInput(error.message) }
         do { try DeviceID.validate(device) } catch { throw StepCompassClientError.invalidInput("--device: \(error.message)") }
         let commandTopic = topics.device(device, command.topic)
         let message = BusMessage(topic: commandTopic, payload: command.payload, qos: .atLeastOnce)

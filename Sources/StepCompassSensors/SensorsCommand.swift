@@ -11,7 +11,10 @@ struct SensorsCommand: AsyncParsableCommand {
         abstract: "StepCompass the sensor publisher (steps, IMU, location; a simulated walker by default).",
         discussion: """
             Publishes simulated walkers (World Magnetic Model 2025 field), or records a device's topics to a file \
-            of JSON lines (--record FILE), or publishes such a file again and exits (--replay FILE). Every option \
+            of JSON lines (--record FILE), or publishes FILE again and exits (--replay FILE). FILE is such a \
+            recording, a phyphox CSV export or a Sensor Logger CSV export (a .zip or its folder; the kind is told \
+            from the content); an export is published as the device's permissions, imu, location and steps, at its \
+            own times (or from now, when it has none). Every option \
             can also be set with the environment variable of the same name (--mqtt-host is MQTT_HOST, --speed is \
             SPEED) or in a JSON file (--config, default Config/sensors.json). Topics and payloads follow the \
             StepCompass bus contract (Docs/asyncapi.yaml). Stop with SIGTERM or Ctrl-C.
@@ -45,7 +48,7 @@ struct SensorsCommand: AsyncParsableCommand {
     var duration: Double?
     @Option(help: "Record the device's topics to FILE (JSON lines) instead of simulating.")
     var record: String?
-    @Option(help: "Publish the recording in FILE as the device, at --speed, then exit.")
+    @Option(help: "Publish FILE as the device, at --speed, then exit: a recording (--record), a phyphox export or a Sensor Logger export (zip or folder).")
     var replay: String?
 
     func run() async throws {

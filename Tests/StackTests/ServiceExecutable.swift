@@ -9,7 +9,7 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
     var description: String { name }
 
     static let services = ["stepcompass-sensors", "stepcompass-compass", "stepcompass-position", "stepcompass-markers",
-                                  "stepcompass-dashboard"]
+                                  "stepcompass-dashboard", "stepcompass-bridge"]
         .map(ServiceExecutable.init(name:))
 
     static var binaryDirectory: URL {
@@ -32,7 +32,7 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
                 .deletingLastPathComponent().appendingPathComponent("Config/markers/sample-markers.geojson")
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("markers-cache-\(UUID().uuidString)")
             return ["--source", sample.path, "--cache-dir", cache.path]
-        case "dashboard":
+        case "dashboard", "bridge":
             return ["--http-port", "0"]
         default:
             return []

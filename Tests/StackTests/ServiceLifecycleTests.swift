@@ -34,6 +34,23 @@ struct ServiceLifecycleTests {
         #expect(process.output.contains("--topic-prefix"))
     }
 
+    @Test("told to stop while the broker is unreachable, it exits 0 within 5 s", arguments: ServiceExecutable.services)
+    func stopWithoutBroker(_ executable: ServiceExecutable) async throws {
+        // Nothing listens on the port: the service keeps retrying the connection until it is told to stop.
+        let port = try MosquittoBrokerProcess.reserveFreePort()
+        let process = try executable.start(port: port, prefix: "nobroker")
+        let retrying = ContinuousClock.now + .seconds(20)
+        while !process.output.contains("cannot reach the MQTT broker"), process.isRunning, ContinuousClock.now < retrying {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(process.output.contains("cannot reach the MQTT broker"), "\(process.output)")
+        let stopping = ContinuousClock.now
+        process.signal(SIGTERM)
+        let status = await process.waitForExit(timeout: .seconds(5))
+        #expect(status == 0, "exit status \(String(describing: status)) after \(ContinuousClock.now - stopping): \(process.output)")
+        if status == nil { process.signal(SIGKILL) }
+    }
+
     @Test("online, offline on SIGTERM with exit 0, last will on SIGKILL, back online after a broker restart",
           arguments: ServiceExecutable.services)
     func lifecycle(_ executable: ServiceExecutable) async throws {

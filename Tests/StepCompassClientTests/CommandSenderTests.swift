@@ -90,7 +90,7 @@ struct CommandSenderTests {
     @Test("each command goes to its topic with its payload", arguments: [
         (DeviceCommand.calibrate(reset: false), "cmd/calibrate", #"{"action":"start"}"#),
         (.calibrate(reset: true), "cmd/calibrate", #"{"action":"reset"}"#),
-        (.north(.trueNorth), "cmd/settings", #"{"north":"true"}"#),
+        (.north(.true), "cmd/settings", #"{"north":"true"}"#),
         (.north(.magnetic), "cmd/settings", #"{"north":"magnetic"}"#),
         (.resetPosition, "cmd/reset-position", "{}"),
         (.unlock, "cmd/bearing-lock", #"{"action":"unlock"}"#),
@@ -121,7 +121,7 @@ struct CommandSenderTests {
         }
         defer { compass.cancel() }
         let outcome = try await CommandSender(bus: pair.client, topics: pair.topics, confirmationWindow: .milliseconds(300))
-            .send(.north(.trueNorth), to: "w")
+            .send(.north(.true), to: "w")
         guard case .unconfirmed(_, "compass", let lastSeen) = outcome.status else {
             Issue.record("expected an unconfirmed outcome, got \(outcome.status)")
             return

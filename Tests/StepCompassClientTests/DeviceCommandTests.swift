@@ -18,7 +18,7 @@ struct DeviceCommandTests {
         #expect(json(.calibrate(reset: false)) == #"{"action":"start"}"#)
         #expect(json(.calibrate(reset: true)) == #"{"action":"reset"}"#)
         #expect(DeviceCommand.calibrate(reset: true).topic == .commandCalibrate)
-        #expect(json(.north(.trueNorth)) == #"{"north":"true"}"#)
+        #expect(json(.north(.true)) == #"{"north":"true"}"#)
         #expect(json(.north(.magnetic)) == #"{"north":"magnetic"}"#)
         #expect(DeviceCommand.north(.magnetic).topic == .commandSettings)
         #expect(json(.resetPosition) == "{}")
@@ -32,8 +32,10 @@ struct DeviceCommandTests {
         .lock(bearing: 10, threshold: 181), .lock(bearing: nil, threshold: .nan),
     ])
     func invalidLock(command: DeviceCommand) {
-        #expect(throws: StepCompassClientError.self) { try command.validate() }
-        do { try command.validate() } catch { #expect(error.code == .invalidInput) }
+        #expect(throws: InputError.self) { try command.validate() }
+        do { try command.validate() } catch {
+            #expect(error.message.hasPrefix("`bearing` must be") || error.message.hasPrefix("`threshold` must be"))
+        }
     }
 
     @Test("valid locks pass", arguments: [
