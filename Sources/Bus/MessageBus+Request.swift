@@ -23,21 +23,12 @@ extension MessageBus {
         request.properties.correlationData = correlation
         do {
             try await publish(request)
-            let reply = try await withThrowingTaskGroup(of: BusMessage?.self) { group in
-                group.addTask {
-                    for await reply in replies where reply.properties.correlationData == correlation {
-                        return reply
-                    }
-                    return nil
+            let reply = try await withTimeout(timeout) { () -> BusMessage? in
+                for await reply in replies where reply.properties.correlationData == correlation {
+                    return reply
                 }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                let first = try await group.next() ?? nil
-                group.cancelAll()
-                return first
-            }
+                return nil
+            } ?? nil
             try await unsubscribe(replies)
             guard let reply else {
                 throw BusError(.timeout, "no reply on '\(replyTopic)' to a request on '\(message.topic)' within \(timeout)")

@@ -30,19 +30,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
     /// Runs this case against a harness; throws ``ConformanceFailure`` when an expectation fails or the
     /// case does not finish within `timeout` (a hang is a failure, not a stuck test run).
     public func run(on harness: any BusHarness, timeout: Duration = .seconds(30)) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await self.body(on: harness)
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return false
-            }
-            let finished = try await group.next() ?? false
-            group.cancelAll()
-            try require(finished, "\(self) did not finish within \(timeout) on \(harness.name)")
-        }
+        let finished = try await withTimeout(timeout) { try await self.body(on: harness) } != nil
+        try require(finished, "\(self) did not finish within \(timeout) on \(harness.name)")
     }
 
     private func body(on harness: any BusHarness) async throws {

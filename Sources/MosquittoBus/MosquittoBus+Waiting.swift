@@ -5,9 +5,7 @@ extension MosquittoBus {
     /// Waits until the client is connected; with a timeout, fails with the last connection error.
     func waitUntilConnected(timeout: Duration?) async throws {
         if let timeout {
-            do {
-                try await withTimeout(timeout) { try await self.waitUntilConnected(timeout: nil) }
-            } catch is TimeoutError {
+            guard try await withTimeout(timeout, { try await self.waitUntilConnected(timeout: nil) }) != nil else {
                 let reason = state.withLock { $0.lastError } ?? "no answer"
                 throw BusError(.timeout,
                     "could not connect to the MQTT broker at \(configuration.host):\(configuration.port) within \(timeout): \(reason)")
@@ -59,22 +57,5 @@ extension MosquittoBus {
             }
             if let ready { continuation.resume(with: ready) }
         }
-    }
-}
-
-/// Thrown by ``withTimeout(_:_:)`` when the time ran out.
-struct TimeoutError: Error {}
-
-/// Runs an operation, cancelling it and throwing ``TimeoutError`` when it takes longer than `timeout`.
-func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw TimeoutError()
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw TimeoutError() }
-        return first
     }
 }

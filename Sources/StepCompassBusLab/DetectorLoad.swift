@@ -1,0 +1,292 @@
+import ArgumentParser
+import Bus
+import BusTesting
+import Foundation
+
+/// `stepcompass-buslab detector-load`: drives the real `stepcompass-bridge` (HTTP push off) with N walking devices
+/// × R Hz of IMU samples through a private mosquitto, and reports whether its step detector keeps up.
+struct DetectorLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detector-load",
+        abstract: "Load the bridge's step detector with N walking devices × R Hz of IMU samples and report whether it keeps up.",
+        discussion: """
+            Starts a private mosquitto on a free port and stepcompass-bridge --http-port -1 against it, publishes \
+            walking devices' IMU samples on stepcompass/walk-N/imu (QoS 0, stamped with the wall clock; gravity plus \
+            a ~1.5 m/s² bounce at --cadence with harmonics, each device with its own phase) as ready-made MQTT \
+            packets from --publishers clients, and reads stepcompass/+/steps back. Before the run the load tool \
+            runs the same step detector over every device's samples, so it knows how many steps each device should \
+            get and which sample completes each step: latency is the steps message's arrival minus that sample's \
+            timestamp. Reports samples/s offered and achieved, samples the bridge certainly processed, steps per \
+            device per second, latency p50/p99 second by second, CPU of the bridge, the broker and the load tool. \
+            Exit code 3 when it did not keep up.
+            """)
+
+    @Option(help: "Number of simulated walking devices.") var devices = 2_000
+    @Option(help: "IMU samples per second per device.") var rate = 100.0
+    @Option(help: "Seconds of load.") var duration = 20.0
+    @Option(help: "Steps per second of the simulated walkers.") var cadence = 1.8
+    @Option(help: "Seconds at the start left out of the rate and latency figures (walk confirmation: 5 steps).")
+    var warmup = 4.0
+    @Option(help: "Most seconds to keep receiving after the last sample (ends early once every count is complete).")
+    var drain = 5.0
+    @Option(help: "Publishing clients (each publishes a share of the devices).") var publishers = 2
+    @Option(help: "Path of stepcompass-bridge (default: next to this executable).") var bridge: String?
+    @Option(help: "Seed of the devices' phases.") var seed: UInt64 = 1
+    @Flag(help: "Print one JSON line instead of text.") var json = false
+
+    func validate() throws {
+        guard devices >= 1, devices <= 100_000 else { throw ValidationError("--devices must be 1...100000") }
+        guard rate >= 20, rate <= 1_000 else { throw ValidationError("--rate must be 20...1000 Hz") }
+        guard duration > warmup + 1, warmup >= 0 else { throw ValidationError("--duration must exceed --warmup by 1 s") }
+        guard cadence >= 0.8, cadence <= 2.8 else { throw ValidationError("--cadence must be 0.8...2.8 steps/s") }
+        guard publishers >= 1, publishers <= 64 else { throw ValidationError("--publishers must be 1...64") }
+    }
+
+    func run() async throws {
+        let path = BridgeUnderTest.executablePath(bridge)
+        let broker = try await MosquittoBrokerProcess.launch(configuration: "max_queued_messages 1000000")
+        do {
+            let passed = try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path), path: path)
+            await broker.shutdown()
+            if !passed { throw ExitCode(3) }
+        } catch {
+            await broker.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(port: Int, brokerPID: Int32?, path: String) async throws -> Bool {
+        let prefix = "stepcompass"
+        let ticks = Int((duration * rate).rounded())
+        let samples = WalkingSamples(count: devices, prefix: prefix, cadence: cadence, rate: rate, seed: seed)
+        // The timestamps as the bridge reads them (milliseconds); tick 0 at a whole millisecond.
+        let rate = rate
+        let reference = samples.reference(ticks: ticks) { tick in
+            (Double(tick) * 1_000 / rate).rounded(.down) / 1_000
+        }
+
+        let service = try await BridgeUnderTest.start(
+            path: path, arguments: ["--http-port=-1", "--detect-steps", "true"], port: port, prefix: prefix,
+            label: "detector-load")
+        defer { service.process.signal(SIGKILL) }
+
+        var bursts: [RawMQTTClient] = []
+        for index in 0..<publishers {
+            bursts.append(try await RawMQTTClient.onThread("detector-load-connect") {
+                try RawMQTTClient(port: port, clientID: "detector-load-pub-\(index)")
+            })
+        }
+        let reader = try await RawMQTTClient.onThread("detector-load-connect") {
+            let client = try RawMQTTClient(port: port, clientID: "detector-load-steps")
+            try client.subscribe("\(prefix)/+/steps")
+            return client
+        }
+        let start = ((Date().timeIntervalSince1970 + 0.3) * 1_000).rounded(.down) / 1_000
+        let tally = LockedValue(StepTally(start: start, rate: rate, reference: reference))
+        let receiver = Task {
+            try await RawMQTTClient.onThread("detector-load-steps") {
+                reader.readPublishes { topic, payload in
+                    let now = Date().timeIntervalSince1970
+                    let device = Self.deviceIndex(inTopic: topic)
+                    let steps = Self.integer(field: #""steps":"#, in: payload)
+                    let detector = Self.contains(#""source":"detector""#, in: payload)
+                    tally.withLock { $0.record(device: device, steps: steps, detector: detector, receivedAt: now) }
+                }
+            }
+        }
+        let before = CPUSnapshot.take(bridge: service.process.pid, broker: brokerPID)
+
+        // Tick k is due at start + k / rate and carries every device's sample stamped with that time.
+        let shares = (0..<publishers).map { index in Array(stride(from: index, to: devices, by: publishers)) }
+        let published = try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
+            for (index, share) in shares.enumerated() {
+                let publisher = bursts[index]
+                group.addTask {
+                    try await RawMQTTClient.onThread("detector-load-pub-\(index)") {
+                        var sent = 0
+                        var late = 0.0
+                        var packets = [UInt8]()
+                        packets.reserveCapacity(share.count * 140)
+                        for tick in 0..<ticks {
+                            let due = start + Double(tick) / rate
+                            let wait = due - Date().timeIntervalSince1970
+                            if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
+                            let stamp = LoadTimestamp.format(due + 0.000_000_5)
+                            packets.removeAll(keepingCapacity: true)
+                            for device in share {
+                                samples.appendPublishPacket(device: device, tick: tick, timestamp: stamp, to: &packets)
+                            }
+                            try publisher.send(packets)
+                            sent += share.count
+                        }
+                        return (sent, late)
+                    }
+                }
+            }
+            var total = (sent: 0, late: 0.0)
+            for try await result in group { total = (total.sent + result.sent, max(total.late, result.late)) }
+            return total
+        }
+        let publishEnd = Date().timeIntervalSince1970
+        let atStop = tally.withLock { $0 }
+        let after = CPUSnapshot.take(bridge: service.process.pid, broker: brokerPID)
+        let drainEnd = publishEnd + drain
+        while Date().timeIntervalSince1970 < drainEnd {
+            let complete = tally.withLock { tally in
+                tally.counts.enumerated().allSatisfy { $0.element >= reference.completions[$0.offset].count }
+            }
+            if complete { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let drained = Date().timeIntervalSince1970 - publishEnd
+        reader.stopReading()
+        _ = try? await receiver.value
+        reader.disconnect()
+        let final = tally.withLock { $0 }
+
+        let report = DetectorReport(
+            devices: devices, rate: rate, duration: duration, warmup: warmup, cadence: cadence,
+            published: published.sent, worstLateness: published.late, publishSeconds: publishEnd - start,
+            reference: reference, atStop: atStop, final: final, drained: drained,
+            cpu: CPUSnapshot.usage(from: before, to: after, seconds: publishEnd - start),
+            serviceAlive: service.process.isRunning)
+        print(json ? report.json : report.text)
+
+        for publisher in bursts { _ = try? await RawMQTTClient.onThread("detector-load-disconnect") { publisher.disconnect() } }
+        await service.stop()
+        return report.keptUp
+    }
+
+    /// The device index of `prefix/walk-<n>/steps` (n − 1), or nil.
+    static func deviceIndex(inTopic topic: ArraySlice<UInt8>) -> Int? {
+        let marker = Array("/walk-".utf8)
+        guard let range = topic.firstRange(of: marker) else { return nil }
+        var value = 0
+        var digits = 0
+        for byte in topic[range.upperBound...] {
+            guard byte >= 0x30, byte <= 0x39 else { break }
+            value = value * 10 + Int(byte - 0x30)
+            digits += 1
+        }
+        return digits > 0 ? value - 1 : nil
+    }
+
+    /// The non-negative integer after `key` in `payload`, or nil.
+    static func integer(field key: String, in payload: ArraySlice<UInt8>) -> Int? {
+        guard let range = payload.firstRange(of: Array(key.utf8)) else { return nil }
+        var value = 0
+        var digits = 0
+        for byte in payload[range.upperBound...] {
+            guard byte >= 0x30, byte <= 0x39 else { break }
+            value = value * 10 + Int(byte - 0x30)
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    static func contains(_ text: String, in payload: ArraySlice<UInt8>) -> Bool {
+        payload.firstRange(of: Array(text.utf8)) != nil
+    }
+}
+
+/// The figures of one detector load run, and the verdict.
+///
+/// It kept up when the load tool achieved at least 95 % of the offered sample rate, the bridge's counts after the
+/// drain hold every step the detector finds in the samples sent (none missing), the latency stayed bounded (p99 of
+/// the last third under 1 s) and did not grow (the last third's p50 within 0.25 s of the first third's), and the
+/// bridge still ran.
+struct DetectorReport {
+    var devices: Int
+    var rate: Double
+    var duration: Double
+    var warmup: Double
+    var cadence: Double
+    var published: Int
+    var worstLateness: Double
+    var publishSeconds: Double
+    var reference: WalkingSamples.Reference
+    var atStop: StepTally
+    var final: StepTally
+    var drained: Double
+    var cpu: CPUUsage
+    var serviceAlive: Bool
+
+    var offered: Double { Double(devices) * rate }
+    var achieved: Double { Double(published) / max(1e-9, publishSeconds) }
+    var measured: Range<Int> { Int(warmup.rounded(.up))..<Int(duration.rounded(.down)) }
+    var measuredSeconds: Double { Double(max(1, measured.count)) }
+    var stepsPerDevice: Double { Double(final.steps(in: measured)) / measuredSeconds / Double(devices) }
+    /// Steps per device per second the reference detector completes within the measured seconds.
+    var referencePerDevice: Double {
+        let first = Int(Double(measured.lowerBound) * rate)
+        let end = Int(Double(measured.upperBound) * rate)
+        let steps = reference.completions.reduce(0) { $0 + $1.filter { $0 >= first && $0 < end }.count }
+        return Double(steps) / measuredSeconds / Double(devices)
+    }
+    var latencies: [Double] { final.latencies(in: measured) }
+    var thirds: (first: [Double], last: [Double]) {
+        let third = max(1, measured.count / 3)
+        return (final.latencies(in: measured.lowerBound..<(measured.lowerBound + third)),
+                final.latencies(in: (measured.upperBound - third)..<measured.upperBound))
+    }
+    var counted: Int { final.counts.reduce(0, +) }
+    var missing: Int { max(0, reference.totalSteps - counted) }
+    var devicesShort: Int {
+        final.counts.enumerated().filter { $0.element < reference.completions[$0.offset].count }.count
+    }
+
+    /// Why it did not keep up (empty: it did).
+    var reasons: [String] {
+        let (first, last) = thirds
+        var reasons: [String] = []
+        if !serviceAlive { reasons.append("the bridge exited") }
+        if achieved < 0.95 * offered { reasons.append("the load tool offered only \(number(achieved)) samples/s") }
+        if missing > 0 {
+            reasons.append("steps missing: \(missing) of \(reference.totalSteps) after the drain, \(devicesShort) devices short")
+        }
+        if !(last.percentile(0.99) < 1) { reasons.append("latency p99 of the last third \(ms(last.percentile(0.99))) ≥ 1 s") }
+        if !(last.percentile(0.5) <= first.percentile(0.5) + 0.25) {
+            reasons.append("latency growing: p50 \(ms(first.percentile(0.5))) in the first third, \(ms(last.percentile(0.5))) in the last")
+        }
+        return reasons
+    }
+
+    var keptUp: Bool { reasons.isEmpty }
+
+    private func ms(_ seconds: Double) -> String { seconds.isFinite ? String(format: "%.0f ms", seconds * 1_000) : "n/a" }
+    private func number(_ value: Double) -> String { String(format: "%.0f", value) }
+
+    var text: String {
+        let (first, last) = thirds
+        let processedStop = Double(atStop.samplesProcessed)
+        let processedFinal = Double(final.samplesProcessed)
+        var lines = [
+            "detector load: \(devices) walking devices × \(number(rate)) Hz for \(number(duration)) s, cadence \(String(format: "%.2f", cadence)) steps/s (figures from second \(measured.lowerBound) to \(measured.upperBound))",
+            "IMU samples/s: offered \(number(offered)), achieved \(number(achieved)) (\(published) published at QoS 0; worst publisher lateness \(ms(worstLateness)))",
+            "samples the bridge certainly processed (up to each device's last counted step): \(number(processedStop / max(1e-9, publishSeconds)))/s while publishing (\(String(format: "%.1f", 100 * processedStop / Double(max(1, published)))) %), \(String(format: "%.1f", 100 * processedFinal / Double(max(1, published)))) % after the drain",
+            "steps: \(String(format: "%.2f", stepsPerDevice)) per device per second (reference detector \(String(format: "%.2f", referencePerDevice)), cadence \(String(format: "%.2f", cadence))); \(counted)/\(reference.totalSteps) counted after a \(String(format: "%.1f", drained)) s drain, \(final.devicesHeard)/\(devices) devices heard; \(final.messages) steps messages (\(final.ignored) not the detector's, \(final.unexpected) beyond the reference)",
+            "steps latency (receive − timestamp of the sample that completed the step): p50 \(ms(latencies.percentile(0.5))), p99 \(ms(latencies.percentile(0.99))), max \(ms(latencies.last ?? .nan)); first third p50 \(ms(first.percentile(0.5))), last third p50 \(ms(last.percentile(0.5))) p99 \(ms(last.percentile(0.99)))",
+            "CPU while publishing: \(cpu.text)",
+        ]
+        lines.append("per second (steps messages, p50/p99 latency): " + (0..<Int(duration.rounded(.up) + drained.rounded(.up))).map { second in
+            let values = (final.seconds[second]?.latencies ?? []).sorted()
+            return "\(second):\(final.seconds[second]?.messages ?? 0) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
+        }.joined(separator: ", "))
+        lines.append(keptUp ? "KEPT UP" : "DID NOT KEEP UP: " + reasons.joined(separator: "; "))
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        let fields: [(String, String)] = [
+            ("devices", "\(devices)"), ("rate", "\(rate)"), ("duration", "\(duration)"),
+            ("offered", number(offered)), ("achieved", number(achieved)),
+            ("processedAtStop", "\(atStop.samplesProcessed)"), ("processedFinal", "\(final.samplesProcessed)"),
+            ("stepsPerDevice", String(format: "%.3f", stepsPerDevice)),
+            ("referencePerDevice", String(format: "%.3f", referencePerDevice)),
+            ("counted", "\(counted)"), ("expected", "\(reference.totalSteps)"),
+            ("latencyP50", String(format: "%.4f", latencies.percentile(0.5))),
+            ("latencyP99", String(format: "%.4f", latencies.percentile(0.99))),
+        ] + cpu.jsonFields + [("keptUp", "\(keptUp)")]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}
