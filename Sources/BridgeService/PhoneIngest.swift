@@ -42,8 +42,13 @@ actor PhoneIngest {
     }
 
     /// Publishes what a Sensor Logger push body holds for `device`.
-    func sensorLogger(device: String, _ message: SensorLoggerMessage) async throws -> Outcome {
-        var entry = take(device)
+    /// - Parameters:
+    ///   - device: The contract's device id.
+    ///   - message: The decoded push body.
+    ///   - convention: The phone's platform when the user said it (`?platform=`); else it is recognised from the
+    ///     data (see ``PhoneFormats/SensorLoggerConvention``).
+    func sensorLogger(device: String, _ message: SensorLoggerMessage, convention: SensorLoggerConvention? = nil) async throws -> Outcome {
+        var entry = take(device, convention: convention)
         let outputs = entry.session.receive(message)
         devices[device] = entry
         if entry.permissionsLocation == nil {
@@ -82,8 +87,8 @@ actor PhoneIngest {
     /// The number of devices tracked.
     var deviceCount: Int { devices.count }
 
-    private func take(_ device: String) -> Device {
-        if var entry = devices[device] {
+    private func take(_ device: String, convention: SensorLoggerConvention? = nil) -> Device {
+        if var entry = devices[device], convention == nil || entry.session.convention == convention {
             entry.lastUsed = .now
             return entry
         }
@@ -95,7 +100,8 @@ actor PhoneIngest {
         }
         logger.info("new phone", metadata: ["device": "\(device)"])
         return Device(
-            session: SensorLoggerSession(pipeline: PhoneDevicePipeline(reorderDelay: configuration.reorderDelay)),
+            session: SensorLoggerSession(
+                convention: convention, pipeline: PhoneDevicePipeline(reorderDelay: configuration.reorderDelay)),
             lastUsed: .now, permissionsLocation: nil)
     }
 

@@ -9,7 +9,10 @@ import ServiceRuntime
 /// The HTTP push endpoint Sensor Logger posts to (`POST /sensor-logger`), and `GET /healthz`.
 ///
 /// The device id is the `device` query parameter, else the body's `deviceId` made valid for the contract
-/// (stable: the same phone always gets the same id). A good body gets 200 and a one-line JSON summary; a bad one
+/// (stable: the same phone always gets the same id). `platform=android|ios|ios-standardised` says how the phone
+/// reports acceleration (Sensor Logger on iOS negates it unless "Standardise Units & Frames" is on); without it the
+/// bridge recognises the platform from the data (Android's `totalacceleration`, iOS's uncalibrated accelerometer in
+/// g or its `altitudeAboveMeanSeaLevel`) and assumes Android after 2 s without evidence. A good body gets 200 and a one-line JSON summary; a bad one
 /// gets 400 with a one-line reason (the app shows it) and a report on `stepcompass/errors/bridge`; a missing or
 /// wrong token gets 401.
 struct SensorLoggerRoutes: Sendable {
@@ -52,9 +55,20 @@ struct SensorLoggerRoutes: Sendable {
             return await reject("the device parameter '\(requested.prefix(70))' is not a valid device id (1-64 of A-Z a-z 0-9 _ -)", bytes: bytes, device: nil, status: .badRequest)
         }
         let device = requested ?? DeviceID.sanitized(message.deviceId ?? "sensor-logger")
+        var convention: SensorLoggerConvention?
+        switch query.get("platform").map({ String($0).lowercased() }) {
+        case nil: convention = nil
+        case "android": convention = .android
+        case "ios": convention = .iOSDefault
+        case "ios-standardised", "ios-standardized": convention = .iOSStandardised
+        case let other?:
+            return await reject(
+                "the platform parameter '\(other.prefix(30))' must be android, ios or ios-standardised", bytes: bytes,
+                device: requested, status: .badRequest)
+        }
         guard authorization.allows(presented, device: device) else { return Self.unauthorized() }
         do {
-            let outcome = try await ingest.sensorLogger(device: device, message)
+            let outcome = try await ingest.sensorLogger(device: device, message, convention: convention)
             let text = #"{"status":"ok","device":"\#(device)","imu":\#(outcome.imu),"location":\#(outcome.locations),"steps":\#(outcome.steps),"ignored":\#(message.ignoredCount)}"#
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))

@@ -68,6 +68,25 @@ struct BridgeServiceTests {
         }
     }
 
+    @Test("an iPhone that sends no platform evidence is read right when the URL says platform=ios")
+    func declaredPlatform() async throws {
+        let feed = try await probe("stepcompass/+/imu")
+        var samples: [String] = []
+        for index in 0..<Int64(10) {
+            samples.append(SensorLoggerBodies.sample("magnetometer", index * 10, SensorLoggerBodies.xyz(12.5, -3.25, -41.0)))
+            samples.append(SensorLoggerBodies.sample("accelerometer", index * 10, SensorLoggerBodies.xyz(0, 0, -0.1)))
+            samples.append(SensorLoggerBodies.sample("gravity", index * 10, SensorLoggerBodies.xyz(0, 0, -9.80665)))
+        }
+        let body = SensorLoggerBodies.body(samples)
+        try await BridgeHarness.with(bus: bridgeBus()) { bridge async throws in
+            #expect(try await bridge.push(body, query: "device=iphone&platform=ios").status == 200)
+            #expect(try await bridge.push(body, query: "device=other&platform=windows").status == 400)
+            let imu = await collectJSON(feed) { $0.count >= 5 }
+            let accel = try #require(imu.first?.json["accel"] as? [Double])
+            #expect(abs(accel[2] - 9.90665) < 1e-9)
+        }
+    }
+
     @Test("batches that arrive out of order are published in time order")
     func outOfOrder() async throws {
         let feed = try await probe("stepcompass/+/imu")
