@@ -138,19 +138,23 @@ public struct SpatialIndex: Sendable {
                 // Fast path: rank by chord, then compute Haversine for the few survivors.
                 let fast = withUnsafeTemporaryAllocation(of: ChordCandidate.self,
                                                          capacity: k + ChordSearch.spare) { list in
-                    var search = ChordSearch(nodes: nodes, list: list.baseAddress!, wanted: k,
-                                             excluded: excluded, latitude: latitude, longitude: longitude)
-                    search.run(0, nodeBuffer.count)
-                    return search.overflowed ? nil : search.results(markers: markers)
+                    var walk = KDWalk(
+                        nodes: nodes, excluded: excluded, latitude: latitude, longitude: longitude,
+                        collector: ChordSearch(list: list.baseAddress!, wanted: k))
+                    walk.run(0, nodeBuffer.count)
+                    let search = walk.collector
+                    return search.overflowed ? nil : search.results(markers: markers, latitude: latitude, longitude: longitude)
                 }
                 if let fast { return fast }
                 // Many markers within rounding distance of the k-th (coincident points): rank
                 // every candidate by Haversine and id directly.
                 return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: k) { best in
-                    var search = Search(nodes: nodes, markers: markers, best: best.baseAddress!,
-                                        capacity: k, excluded: excluded, latitude: latitude, longitude: longitude)
-                    search.run(0, nodeBuffer.count)
-                    return (0..<search.found).map { i in
+                    var walk = KDWalk(
+                        nodes: nodes, excluded: excluded, latitude: latitude, longitude: longitude,
+                        collector: Search(markers: markers, best: best.baseAddress!, capacity: k,
+                                          latitude: latitude, longitude: longitude))
+                    walk.run(0, nodeBuffer.count)
+                    return (0..<walk.collector.found).map { i in
                         NearestResult(marker: markers[Int(best[i].marker)], distanceMiles: best[i].distance)
                     }
                 }
@@ -180,38 +184,32 @@ public struct SpatialIndex: Sendable {
         var marker: Int32
     }
 
-    /// The fast query: keeps the `wanted` nearest by squared chord plus any others within the
-    /// rounding margin of the `wanted`-th, then ranks those few exactly by Haversine and id.
-    struct ChordSearch {
-        /// Room for near-ties beyond `wanted`; more than this many sets `overflowed`.
-        static let spare = 16
+    /// What a k-d walk keeps: offered every node whose squared chord is within ``bound``, it keeps the best and
+    /// tightens the bound. The two collectors below differ only in how they rank; the walk is ``KDWalk``.
+    protocol NearestCollector {
+        /// Squared chord beyond which nothing can enter (infinite until the list is full; -1 stops the walk).
+        var bound: Double { get }
+        /// Considers a marker at this squared chord from the query point.
+        mutating func offer(_ marker: Int32, chordSquared: Double)
+    }
 
+    /// The one k-d traversal: the query point on the unit sphere, the nearer side first, the farther side only
+    /// when the splitting plane is within the collector's bound.
+    struct KDWalk<Collector: NearestCollector> {
         let nodes: UnsafePointer<Node>
-        let list: UnsafeMutablePointer<ChordCandidate>
-        let wanted: Int
-        let capacity: Int
         let excluded: Int32
-        let latitude: Double
-        let longitude: Double
         let qx: Double, qy: Double, qz: Double
-        var found = 0
-        var bound = Double.infinity
-        var overflowed = false
+        var collector: Collector
 
-        init(nodes: UnsafePointer<Node>, list: UnsafeMutablePointer<ChordCandidate>, wanted: Int,
-             excluded: Int32, latitude: Double, longitude: Double) {
+        init(nodes: UnsafePointer<Node>, excluded: Int32, latitude: Double, longitude: Double, collector: Collector) {
             self.nodes = nodes
-            self.list = list
-            self.wanted = wanted
-            self.capacity = wanted + ChordSearch.spare
             self.excluded = excluded
-            self.latitude = latitude
-            self.longitude = longitude
             let phi = latitude * (Double.pi / 180)
             let lambda = longitude * (Double.pi / 180)
             qx = cos(phi) * cos(lambda)
             qy = cos(phi) * sin(lambda)
             qz = sin(phi)
+            self.collector = collector
         }
 
         @inline(__always)
@@ -230,11 +228,11 @@ public struct SpatialIndex: Sendable {
             if difference <= 0 {
                 run(lo, mid)
                 visit(mid)
-                if difference * difference <= bound { run(mid + 1, hi) }
+                if difference * difference <= collector.bound { run(mid + 1, hi) }
             } else {
                 run(mid + 1, hi)
                 visit(mid)
-                if difference * difference <= bound { run(lo, mid) }
+                if difference * difference <= collector.bound { run(lo, mid) }
             }
         }
 
@@ -243,12 +241,32 @@ public struct SpatialIndex: Sendable {
             let node = nodes[i]
             let dx = node.x - qx, dy = node.y - qy, dz = node.z - qz
             let chordSquared = dx * dx + dy * dy + dz * dz
-            if chordSquared <= bound && node.marker != excluded {
-                insert(node.marker, chordSquared)
+            if chordSquared <= collector.bound && node.marker != excluded {
+                collector.offer(node.marker, chordSquared: chordSquared)
             }
         }
+    }
 
-        mutating func insert(_ marker: Int32, _ chordSquared: Double) {
+    /// The fast query: keeps the `wanted` nearest by squared chord plus any others within the
+    /// rounding margin of the `wanted`-th, then ranks those few exactly by Haversine and id.
+    struct ChordSearch: NearestCollector {
+        /// Room for near-ties beyond `wanted`; more than this many sets `overflowed`.
+        static let spare = 16
+
+        let list: UnsafeMutablePointer<ChordCandidate>
+        let wanted: Int
+        let capacity: Int
+        var found = 0
+        var bound = Double.infinity
+        var overflowed = false
+
+        init(list: UnsafeMutablePointer<ChordCandidate>, wanted: Int) {
+            self.list = list
+            self.wanted = wanted
+            self.capacity = wanted + ChordSearch.spare
+        }
+
+        mutating func offer(_ marker: Int32, chordSquared: Double) {
             if found == capacity {
                 // Everything held is within the margin of the wanted-th: too many near-ties.
                 overflowed = true
@@ -269,7 +287,7 @@ public struct SpatialIndex: Sendable {
         }
 
         /// The survivors ranked by Haversine miles, then id bytes; the first `wanted`.
-        func results(markers: UnsafePointer<Marker>) -> [NearestResult] {
+        func results(markers: UnsafePointer<Marker>, latitude: Double, longitude: Double) -> [NearestResult] {
             var results = (0..<found).map { i in
                 let m = markers[Int(list[i].marker)]
                 return NearestResult(marker: m, distanceMiles: Haversine.distanceMiles(
@@ -293,72 +311,28 @@ public struct SpatialIndex: Sendable {
         var marker: Int32
     }
 
-    /// The state of one query: the sorted best list and the pruning bound.
-    struct Search {
-        let nodes: UnsafePointer<Node>
+    /// The exact query: the sorted best list by Haversine miles and id, and the pruning bound.
+    struct Search: NearestCollector {
         let markers: UnsafePointer<Marker>
         let best: UnsafeMutablePointer<Candidate>
         let capacity: Int
-        let excluded: Int32
         let latitude: Double
         let longitude: Double
-        let qx: Double, qy: Double, qz: Double
         var found = 0
         /// Squared chord beyond which nothing can enter the list (infinite until it is full).
         var bound = Double.infinity
 
-        init(nodes: UnsafePointer<Node>, markers: UnsafePointer<Marker>, best: UnsafeMutablePointer<Candidate>,
-             capacity: Int, excluded: Int32, latitude: Double, longitude: Double) {
-            self.nodes = nodes
+        init(markers: UnsafePointer<Marker>, best: UnsafeMutablePointer<Candidate>, capacity: Int,
+             latitude: Double, longitude: Double) {
             self.markers = markers
             self.best = best
             self.capacity = capacity
-            self.excluded = excluded
             self.latitude = latitude
             self.longitude = longitude
-            let phi = latitude * (Double.pi / 180)
-            let lambda = longitude * (Double.pi / 180)
-            qx = cos(phi) * cos(lambda)
-            qy = cos(phi) * sin(lambda)
-            qz = sin(phi)
-        }
-
-        @inline(__always)
-        func queryCoordinate(_ axis: UInt8) -> Double {
-            axis == 0 ? qx : (axis == 1 ? qy : qz)
-        }
-
-        mutating func run(_ lo: Int, _ hi: Int) {
-            if hi - lo <= SpatialIndex.leafSize {
-                for i in lo..<hi { visit(i) }
-                return
-            }
-            let mid = (lo + hi) >> 1
-            let axis = nodes[mid].axis
-            let difference = queryCoordinate(axis) - nodes[mid].coordinate(axis)
-            if difference <= 0 {
-                run(lo, mid)
-                visit(mid)
-                if difference * difference <= bound { run(mid + 1, hi) }
-            } else {
-                run(mid + 1, hi)
-                visit(mid)
-                if difference * difference <= bound { run(lo, mid) }
-            }
-        }
-
-        @inline(__always)
-        mutating func visit(_ i: Int) {
-            let node = nodes[i]
-            let dx = node.x - qx, dy = node.y - qy, dz = node.z - qz
-            let chordSquared = dx * dx + dy * dy + dz * dz
-            if chordSquared <= bound && node.marker != excluded {
-                consider(node.marker, chordSquared)
-            }
         }
 
         /// Ranks a candidate by the contract's distance and id, inserting it if it makes the list.
-        mutating func consider(_ marker: Int32, _ chordSquared: Double) {
+        mutating func offer(_ marker: Int32, chordSquared: Double) {
             let m = markers[Int(marker)]
             let distance = Haversine.distanceMiles(latitude1: latitude, longitude1: longitude,
                                                    latitude2: m.latitude, longitude2: m.longitude)
