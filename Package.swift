@@ -103,6 +103,7 @@ let package = Package(
             dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log, configuration, lifecycle,
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
 

@@ -108,13 +108,20 @@ public final class ChildProcess: @unchecked Sendable {
     /// - Returns: The exit code, or 128 + the signal number when a signal ended it.
     public func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        // As many looks as the timeout has 10 ms steps, however late the cooperative pool runs this task.
+        let minimumLooks = Int(timeout.components.seconds) * 100 + Int(timeout.components.attoseconds / 10_000_000_000_000_000)
+        var looks = 0
+        while ContinuousClock.now < deadline || looks < minimumLooks {
             if let status = exitStatusIfExited() {
                 let signal = status & 0x7f
                 return signal == 0 ? (status >> 8) & 0xff : 128 + signal
             }
+            looks += 1
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        return exitStatusIfExited().map { status in
+            let signal = status & 0x7f
+            return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        }
     }
 }

@@ -157,11 +157,15 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
             let process = try spawn()
             let deadline = ContinuousClock.now + .seconds(10)
             do {
-                while ContinuousClock.now < deadline {
+                // At least 10 s and at least 500 looks: on a loaded 2-core machine CPU-bound tests can hold the
+                // cooperative pool for seconds, and a wait that only watched the clock would give up unchecked.
+                var looks = 0
+                while ContinuousClock.now < deadline || looks < 500 {
                     if try listening(process) {
                         started = true
                         return
                     }
+                    looks += 1
                     try await Task.sleep(for: .milliseconds(20))
                 }
             } catch let error as StartError where !started && attempt < 5 && error.description.contains("Address already in use") {

@@ -28,6 +28,9 @@ public struct HeadingPipeline: Sendable {
         public var steadyRotationRate = 0.3
         /// The largest deviation of `|accel|` from standard gravity, m/s², for steadiness.
         public var steadyAcceleration = 0.5
+        /// The gyroscope fusion used for samples that carry a gyroscope reading (``GyroHeadingFilter``); `nil`
+        /// ignores the gyroscope for the heading (then every sample takes the magnetometer-only path).
+        public var gyroFusion: GyroHeadingFilter.Configuration? = GyroHeadingFilter.Configuration()
 
         /// Creates the default configuration.
         public init() {}
@@ -63,6 +66,10 @@ public struct HeadingPipeline: Sendable {
         public var inclination: Double
         /// Whether the device was steady (no strong rotation or linear acceleration).
         public var isSteady: Bool
+        /// Whether ``magneticHeading`` came from the gyroscope fusion (the sample carried a gyroscope reading).
+        public var isGyroFused = false
+        /// The magnetometer's weight in the gyroscope fusion, 0...1 (1 without a gyroscope).
+        public var magnetometerWeight = 1.0
 
         /// The heading to publish: true when asked for and a declination is known, else magnetic.
         /// - Parameter preferTrue: Whether the device's setting is true north.
@@ -73,8 +80,11 @@ public struct HeadingPipeline: Sendable {
 
     /// The tuning.
     public let configuration: Configuration
-    /// The calibration applied to raw magnetometer readings; `nil` uses them as they are.
-    public var calibration: Calibration?
+    /// The calibration applied to raw magnetometer readings; `nil` uses them as they are. A new calibration
+    /// restarts the gyroscope fusion from the magnetometer (the fused heading was relative to the old one).
+    public var calibration: Calibration? {
+        didSet { if calibration != oldValue { fusion.reset() } }
+    }
     /// The declination in degrees east (WMM D at the device's location), if known.
     public var declination: Double?
     /// The expected field strength in µT (WMM F), if known.
@@ -88,6 +98,7 @@ public struct HeadingPipeline: Sendable {
     private var strength: ScalarLowPass
     private var dip: ScalarLowPass
     private var interference = InterferenceDetector()
+    private var fusion: GyroHeadingFilter
 
     /// Creates a pipeline with empty filters.
     /// - Parameters:
@@ -105,6 +116,7 @@ public struct HeadingPipeline: Sendable {
         noise = CircularSmoother(timeConstant: configuration.noiseTimeConstant, maxGap: configuration.maxGap)
         strength = ScalarLowPass(timeConstant: configuration.fieldSmoothing, maxGap: configuration.maxGap)
         dip = ScalarLowPass(timeConstant: configuration.fieldSmoothing, maxGap: configuration.maxGap)
+        fusion = GyroHeadingFilter(configuration: configuration.gyroFusion ?? GyroHeadingFilter.Configuration())
     }
 
     /// Processes one IMU sample.
@@ -112,7 +124,10 @@ public struct HeadingPipeline: Sendable {
     ///   - timestamp: Sample time in seconds (any epoch, as long as it is consistent).
     ///   - accel: Accelerometer in m/s², device frame, including gravity.
     ///   - mag: Raw magnetometer in µT, device frame.
-    ///   - gyro: Gyroscope in rad/s, if available (used only to judge steadiness).
+    ///   - gyro: Gyroscope in rad/s, if available: it judges steadiness and, with
+    ///     ``Configuration/gyroFusion``, carries the heading (``GyroHeadingFilter``), the magnetometer correcting
+    ///     it slowly and less while the field strength or dip is off. Without it the heading is the smoothed
+    ///     magnetometer heading.
     /// - Returns: The new state, or `nil` when the sample is unusable (non-finite, zero vectors,
     ///   field parallel to gravity); the filters then keep their state.
     public mutating func process(timestamp: Double, accel: Vector3, mag: Vector3, gyro: Vector3? = nil) -> Output? {
@@ -123,7 +138,32 @@ public struct HeadingPipeline: Sendable {
         guard let orientation = TiltCompensation.orientation(gravity: g, magneticField: field) else { return nil }
         gravity = filtered
 
-        let smoothed = heading.update(east: orientation.headingEast, north: orientation.headingNorth, at: timestamp)
+        var smoothed = heading.update(east: orientation.headingEast, north: orientation.headingNorth, at: timestamp)
+        var fused = false
+        var weight = 1.0
+        if let gyro, configuration.gyroFusion != nil,
+            let rate = GyroHeadingFilter.yawRate(gyro: gyro, gravity: g)
+        {
+            // The field strength and dip are meaningful only after a calibration (hard iron shifts both).
+            if calibration != nil {
+                weight = GyroHeadingFilter.magnetometerWeight(
+                    fieldStrength: orientation.fieldStrength,
+                    expectedFieldStrength: expectedFieldStrength ?? calibration?.fieldStrength,
+                    inclination: orientation.inclination, expectedInclination: expectedInclination,
+                    configuration: fusion.configuration)
+            }
+            if fusion.heading == nil {
+                // Start from the magnetometer's smoothed heading (the first sample: the raw one).
+                fusion.update(time: timestamp, yawRate: rate, magneticHeading: smoothed, magnetometerWeight: weight)
+            } else {
+                smoothed = fusion.update(
+                    time: timestamp, yawRate: rate, magneticHeading: orientation.heading, magnetometerWeight: weight,
+                    rotationSpeed: gyro.norm, horizontalRotation: Self.horizontalRotation(gyro, gravity: g))
+            }
+            fused = true
+        } else if fusion.heading != nil {
+            fusion.reset()
+        }
         // Noise is the scatter of raw headings around the smoothed track, so a steady turn (a
         // constant lag) does not count as noise.
         let residual = Angle.radians(Angle.difference(from: smoothed, to: orientation.heading))
@@ -157,7 +197,15 @@ public struct HeadingPipeline: Sendable {
             pitch: orientation.pitch, roll: orientation.roll, accuracy: accuracy.degrees,
             accuracyComponents: accuracy, interference: interfering, fieldStrength: orientation.fieldStrength,
             smoothedFieldStrength: meanStrength,
-            inclination: orientation.inclination, isSteady: steady)
+            inclination: orientation.inclination, isSteady: steady, isGyroFused: fused, magnetometerWeight: weight)
+    }
+
+    /// The rotation rate about horizontal axes, rad/s: the gyroscope without its component along gravity.
+    static func horizontalRotation(_ gyro: Vector3, gravity: Vector3) -> Double {
+        let g = gravity.norm
+        guard g > 1e-6 else { return gyro.norm }
+        let vertical = gyro.dot(gravity) / g
+        return max(0, gyro.squaredNorm - vertical * vertical).squareRoot()
     }
 
     /// Forgets the filters' state (not the calibration or the declination); the next sample sets
@@ -169,5 +217,6 @@ public struct HeadingPipeline: Sendable {
         strength.reset()
         dip.reset()
         interference.reset()
+        fusion.reset()
     }
 }

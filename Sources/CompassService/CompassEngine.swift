@@ -146,7 +146,11 @@ actor CompassEngine {
             } catch {
                 throw InputError(error.detail.isEmpty ? error.name : error.detail)
             }
-            self.device(device).locate(environment, at: moment, into: &outbox)
+            let compass = self.device(device)
+            compass.locate(environment, at: moment, into: &outbox)
+            if let speed = input.speed?.value, let course = input.course?.value {
+                compass.fuseCourse(course, speed: speed)
+            }
         case .permissions:
             let input = try decoder.decode(PermissionsInput.self, from: message.payload)
             if let location = input.location { _ = try SensorPermission.parse(location, field: "location") }

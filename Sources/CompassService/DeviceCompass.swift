@@ -2,6 +2,7 @@ import CompassKit
 import Foundation
 import GeoMagnetism
 import ServiceRuntime
+import StepDetection
 
 /// One device's compass state: filters, calibration, settings, and what was last published.
 ///
@@ -42,6 +43,10 @@ final class DeviceCompass {
     var publishedHeading: HeadingMessage?
     var publishedCalibration: CalibrationMessage?
     var publishedLock: BearingLockMessage?
+    /// Steps from the raw accelerometer, which close the walking-direction estimator's strides.
+    var stepDetector = StepDetector()
+    /// The direction the owner walks in (magnetic), from the same samples.
+    var walking = WalkingDirectionEstimator()
 
     init(configuration: CompassConfiguration) {
         self.configuration = configuration
@@ -69,6 +74,7 @@ final class DeviceCompass {
         else {
             throw InputError("no heading from this sample: the magnetic field is parallel to gravity")
         }
+        trackWalking(input, time: time)
         latest = output
         latestDate = date
         lastSampleTime = time
@@ -82,6 +88,34 @@ final class DeviceCompass {
         case .publish: emit(headingMessage(at: moment), into: &out)
         case .hold, .idle: break
         }
+    }
+
+    /// Feeds the step detector and the walking-direction estimator (about 0.1 µs a sample, no allocation). The
+    /// field is corrected with the calibration in use, so hard iron does not bend the estimator's north.
+    func trackWalking(_ input: IMUInput, time: Double) {
+        let accel = SIMD3(input.accel.x, input.accel.y, input.accel.z)
+        let field = pipeline.calibration?.apply(input.mag) ?? input.mag
+        walking.add(
+            time: time, acceleration: accel, magneticField: SIMD3(field.x, field.y, field.z),
+            rotationRate: input.gyro.map { SIMD3($0.x, $0.y, $0.z) })
+        let steps = stepDetector.add(time: time, acceleration: accel)
+        for step in steps { walking.addStep(at: step.time) }
+    }
+
+    /// Blends a GPS course (degrees from true north) into the walking direction when the fix moves at 0.5 m/s or
+    /// more. Needs the declination (the location's), to turn the course magnetic.
+    func fuseCourse(_ course: Double, speed: Double) {
+        guard let declination = expectation?.declination, speed.isFinite, speed >= 0.5, course.isFinite,
+            course >= 0, course <= 360
+        else { return }
+        walking.fuseCourse(Angle.normalized(course - declination), speed: speed)
+    }
+
+    /// The walking direction in a reference: magnetic, or true with the declination.
+    func walkingDirection(in reference: NorthReference) -> Double? {
+        guard let magnetic = walking.direction else { return nil }
+        guard reference == .true, let declination = expectation?.declination else { return magnetic }
+        return Angle.trueHeading(magnetic: magnetic, declination: declination)
     }
 
     /// The timer: marks the device stale after `staleAfter` seconds without a sample, and
@@ -137,7 +171,8 @@ final class DeviceCompass {
             magneticHeading: magnetic, trueHeading: trueHeading, declination: declination,
             cardinal: heading.map { Cardinal(heading: $0) }, accuracy: latest.map { adjustedAccuracy($0.accuracy) },
             pitch: latest?.pitch, roll: latest?.roll, calibration: fitter.state,
-            interference: latest?.interference ?? false, fieldStrength: latest?.smoothedFieldStrength)
+            interference: latest?.interference ?? false, fieldStrength: latest?.smoothedFieldStrength,
+            walkingDirection: walkingDirection(in: reference))
     }
 
     /// Widens the accuracy in the WMM's caution and blackout zones, where the horizontal field
@@ -160,22 +195,24 @@ final class DeviceCompass {
         var calibration: CalibrationState
         var interference: Bool
         var hasDeclination: Bool
+        var walkingDirection: Double?
 
         init(status: HeadingStatus, north: NorthReference, heading: Double?, calibration: CalibrationState,
-             interference: Bool, hasDeclination: Bool) {
+             interference: Bool, hasDeclination: Bool, walkingDirection: Double? = nil) {
             self.status = status
             self.north = north
             self.heading = heading
             self.calibration = calibration
             self.interference = interference
             self.hasDeclination = hasDeclination
+            self.walkingDirection = walkingDirection
         }
 
         init(_ message: HeadingMessage) {
             self.init(
                 status: message.status, north: message.north, heading: message.heading,
                 calibration: message.calibration, interference: message.interference,
-                hasDeclination: message.declination != nil)
+                hasDeclination: message.declination != nil, walkingDirection: message.walkingDirection)
         }
     }
 
@@ -196,7 +233,8 @@ final class DeviceCompass {
         }
         return HeadingSummary(
             status: status, north: reference, heading: heading, calibration: fitter.state,
-            interference: latest?.interference ?? false, hasDeclination: expectation != nil)
+            interference: latest?.interference ?? false, hasDeclination: expectation != nil,
+            walkingDirection: walkingDirection(in: reference))
     }
 
     /// Whether a message differs from the last published one enough to publish it.
@@ -214,8 +252,14 @@ final class DeviceCompass {
         {
             return true
         }
-        switch (message.heading, published.heading) {
-        case (let now?, let before?): return abs(Angle.difference(from: before, to: now)) > configuration.deadBand
+        return Self.moved(message.heading, from: published.heading, deadBand: configuration.deadBand)
+            || Self.moved(message.walkingDirection, from: published.walkingDirection, deadBand: configuration.deadBand)
+    }
+
+    /// Whether an angle moved past the dead band, or appeared or vanished.
+    static func moved(_ now: Double?, from before: Double?, deadBand: Double) -> Bool {
+        switch (now, before) {
+        case (let now?, let before?): return abs(Angle.difference(from: before, to: now)) > deadBand
         case (nil, nil): return false
         default: return true
         }

@@ -20,12 +20,27 @@ struct IMUInput: Decodable {
     }
 }
 
-/// The payload of `{device}/location`; the compass needs only the position.
+/// The payload of `{device}/location`; the compass needs the position, and the speed and course for the walking
+/// direction.
 struct LocationInput: Decodable {
     var timestamp: String?
     var latitude: Double
     var longitude: Double
     var altitude: Double?
+    /// Metres per second; read leniently (a value that is not a number counts as absent, as before it was read).
+    var speed: LenientNumber?
+    /// Degrees clockwise from true north; read leniently (iOS sends −1 when it has none).
+    var course: LenientNumber?
+}
+
+/// A number field the service only uses when it can: anything else (a string, an object) decodes as no value
+/// rather than rejecting a message whose other fields are fine.
+struct LenientNumber: Decodable {
+    var value: Double?
+
+    init(from decoder: any Decoder) throws {
+        value = try? decoder.singleValueContainer().decode(Double.self)
+    }
 }
 
 /// The payload of `{device}/permissions`.

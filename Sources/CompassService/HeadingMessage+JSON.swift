@@ -1,3 +1,4 @@
+import ServiceRuntime
 import CompassKit
 import Foundation
 
@@ -10,7 +11,9 @@ extension HeadingMessage {
     /// same values as the encoder's. Returns nil when a number is not finite, which JSON cannot carry; the caller
     /// then falls back to `JSONEncoder`, which reports it.
     func jsonPayload() -> Data? {
-        let numbers = [heading, magneticHeading, trueHeading, declination, accuracy, pitch, roll, fieldStrength]
+        let numbers = [
+            heading, magneticHeading, trueHeading, declination, accuracy, pitch, roll, fieldStrength, walkingDirection,
+        ]
         guard numbers.allSatisfy({ $0?.isFinite ?? true }),
             timestamp.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
         else { return nil }
@@ -21,7 +24,8 @@ extension HeadingMessage {
         json += ",\"trueHeading\":\(number(trueHeading)),\"declination\":\(number(declination))"
         json += ",\"cardinal\":\(text(cardinal?.rawValue)),\"accuracy\":\(number(accuracy))"
         json += ",\"pitch\":\(number(pitch)),\"roll\":\(number(roll)),\"calibration\":\"\(calibration.rawValue)\""
-        json += ",\"interference\":\(interference),\"fieldStrength\":\(number(fieldStrength))}"
+        json += ",\"interference\":\(interference),\"fieldStrength\":\(number(fieldStrength))"
+        json += ",\"walkingDirection\":\(number(walkingDirection))}"
         return Data(json.utf8)
     }
 }

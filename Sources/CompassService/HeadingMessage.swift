@@ -1,4 +1,5 @@
 public import CompassKit
+public import ServiceRuntime
 
 /// The payload of `{device}/heading`, field for field as the contract lists it.
 ///
@@ -33,10 +34,14 @@ public struct HeadingMessage: Codable, Sendable, Hashable {
     public var interference: Bool
     /// The corrected, smoothed field strength in µT.
     public var fieldStrength: Double?
+    /// The direction the device's owner walks in, degrees [0, 360) in the reference named by ``north`` (like
+    /// ``heading``), whatever way the phone is carried; null while unknown (not walking yet, no steps detected).
+    /// An addition to the contract's fields, from `StepDetection`'s `WalkingDirectionEstimator`.
+    public var walkingDirection: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case timestamp, status, heading, north, magneticHeading, trueHeading, declination, cardinal, accuracy
-        case pitch, roll, calibration, interference, fieldStrength
+        case pitch, roll, calibration, interference, fieldStrength, walkingDirection
     }
 
     /// Encodes every field, unknown ones as `null`.
@@ -56,5 +61,6 @@ public struct HeadingMessage: Codable, Sendable, Hashable {
         try container.encode(calibration, forKey: .calibration)
         try container.encode(interference, forKey: .interference)
         try container.encode(fieldStrength, forKey: .fieldStrength)
+        try container.encode(walkingDirection, forKey: .walkingDirection)
     }
 }

@@ -9,11 +9,3 @@ public enum HeadingStatus: String, Sendable, Hashable, Codable {
     /// The device has no motion sensor.
     case noSensor
 }
-
-/// The reference of the published heading (the contract's `north` and the `cmd/settings` value).
-public enum NorthReference: String, Sendable, Hashable, Codable {
-    /// True (geographic) north: magnetic heading plus declination.
-    case `true`
-    /// Magnetic north, as the sensor sees it.
-    case magnetic
-}

@@ -1,20 +1,14 @@
-import Dispatch
 import Foundation
+import NIOPosix
 
-/// File reads and writes done on a Dispatch queue, never on a thread of Swift's cooperative pool.
+/// File reads and writes done on swift-nio's thread pool, never on a thread of Swift's cooperative pool.
 ///
 /// The machine has two cores and the cooperative pool two threads: a disk read of a 64 MiB
 /// document (or a slow network file system) must not stall every other task of the service.
 enum BlockingFileIO {
-    private static let queue = DispatchQueue(label: "stepcompass.markers.file-io")
-
-    /// Runs `work` on the file queue and returns its result.
+    /// Runs `work` on swift-nio's shared thread pool (as Hummingbird's `FileIO` does) and returns its result.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
+        try await NIOThreadPool.singleton.runIfActive(work)
     }
 
     /// Reads a whole file of at most `limit` bytes.

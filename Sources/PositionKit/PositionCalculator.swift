@@ -23,8 +23,12 @@ import Foundation
 public struct PositionCalculator: Sendable, Hashable {
     /// Steps per batch (`--steps-per-update`, default 10).
     public let stepsPerUpdate: Int
-    /// Metres per step (`--step-length`, default 0.75).
+    /// Metres per step (`--step-length`, default 0.75); with ``estimatesStepLength``, the length of a step whose
+    /// message reports no distance.
     public let stepLength: Double
+    /// Whether batches advance by the distance the device reports (`--step-length estimated`, the `distance` of the
+    /// steps messages) rather than `stepsPerUpdate × stepLength`.
+    public let estimatesStepLength: Bool
     /// The state as it would be published now.
     public private(set) var state: PositionState
     /// The heading the next batch will use, in degrees in [0, 360); `nil` until the first heading.
@@ -36,11 +40,18 @@ public struct PositionCalculator: Sendable, Hashable {
     ///   - stepsPerUpdate: steps per batch, at least 1.
     ///   - stepLength: metres per step, finite and positive.
     /// - Throws: ``PositionError/invalidConfiguration`` for other values.
-    public init(stepsPerUpdate: Int = 10, stepLength: Double = 0.75) throws {
+    ///   - estimatedStepLength: advance by the reported distances (see ``applySteps(_:distance:)``).
+    public init(stepsPerUpdate: Int = 10, stepLength: Double = 0.75, estimatedStepLength: Bool = false) throws {
         try Self.validate(stepsPerUpdate: stepsPerUpdate, stepLength: stepLength)
         self.stepsPerUpdate = stepsPerUpdate
         self.stepLength = stepLength
+        self.estimatesStepLength = estimatedStepLength
         self.state = .initial
+        if estimatedStepLength {
+            // A device never seen reports its session's distance from zero, as it does its count.
+            state.pendingDistance = 0
+            state.sessionDistance = 0
+        }
         self.currentHeading = nil
     }
 
@@ -58,13 +69,19 @@ public struct PositionCalculator: Sendable, Hashable {
     ///     step messages queued while the service was down do not wait when a heading was known before.
     ///   - stepsPerUpdate: steps per batch, at least 1.
     ///   - stepLength: metres per step, finite and positive.
+    ///   - estimatedStepLength: advance by reported distances. Then `distance` is kept as retained (it is the sum of
+    ///     the estimated lengths), the partial batch's metres come from `pendingDistance` (or `stepLength` per
+    ///     pending step when the state has none, e.g. it was written with a fixed length) and the distance baseline
+    ///     from `sessionDistance` (unknown without it: the next report then counts `stepLength` per step).
+    ///     Without it, both optional fields are dropped, so a fixed-length restore is exactly as before.
     /// - Throws: ``PositionError/invalidConfiguration``, ``PositionError/invalidHeading``, or
     ///   ``PositionError/invalidState`` when the state could not have come from a calculator.
     public init(
         restoring state: PositionState,
         currentHeading: Double? = nil,
         stepsPerUpdate: Int = 10,
-        stepLength: Double = 0.75
+        stepLength: Double = 0.75,
+        estimatedStepLength: Bool = false
     ) throws {
         try Self.validate(stepsPerUpdate: stepsPerUpdate, stepLength: stepLength)
         guard state.x.isFinite, state.y.isFinite, state.distance.isFinite else {
@@ -85,9 +102,25 @@ public struct PositionCalculator: Sendable, Hashable {
             guard heading.isFinite else { throw PositionError.invalidState("heading \(heading) is not finite") }
             restored.heading = Self.normalized(heading)
         }
-        restored.distance = Double(state.steps) * stepLength
+        if estimatedStepLength {
+            guard state.distance >= 0 else { throw PositionError.invalidState("distance \(state.distance) is negative") }
+            let pendingSteps = state.steps - state.updates * stepsPerUpdate
+            let pending = state.pendingDistance ?? Double(pendingSteps) * stepLength
+            guard pending.isFinite, pending >= 0 else {
+                throw PositionError.invalidState("pendingDistance \(pending) must be a finite number, not negative")
+            }
+            restored.pendingDistance = pending
+            if let baseline = state.sessionDistance, !(baseline.isFinite && baseline >= 0) {
+                throw PositionError.invalidState("sessionDistance \(baseline) must be a finite number, not negative")
+            }
+        } else {
+            restored.distance = Double(state.steps) * stepLength
+            restored.pendingDistance = nil
+            restored.sessionDistance = nil
+        }
         self.stepsPerUpdate = stepsPerUpdate
         self.stepLength = stepLength
+        self.estimatesStepLength = estimatedStepLength
         self.state = restored
         if let currentHeading {
             guard currentHeading.isFinite else { throw PositionError.invalidHeading(currentHeading) }
@@ -128,14 +161,44 @@ public struct PositionCalculator: Sendable, Hashable {
     ///   `distance`; `x`, `y`, `updates` and `heading` advance batch by batch, so the last one is the current state.
     /// - Throws: ``PositionError/negativeStepCount`` or ``PositionError/stepOverflow``; the state is unchanged.
     public mutating func applySteps(_ count: Int) throws -> [PositionState] {
+        try applySteps(count, distance: nil)
+    }
+
+    /// Takes a cumulative step count and, optionally, the cumulative distance (metres) the device reports for its
+    /// session (the `distance` of a steps message: a bridge's step-length model, or CMPedometer's).
+    ///
+    /// With a fixed step length (the default) `distance` is ignored and this is ``applySteps(_:)``. With
+    /// ``estimatesStepLength`` the steps a message adds are worth the increase of the reported distance since the
+    /// last report (a new session's whole distance), and each batch advances by the metres of its steps (the
+    /// pending metres shared evenly among the pending steps, exact when they came in one message); `distance` is
+    /// the sum. A message without a (finite, non-negative, non-decreasing) distance, or one after such a message,
+    /// counts `stepLength` per added step.
+    public mutating func applySteps(_ count: Int, distance reported: Double?) throws -> [PositionState] {
         guard count >= 0 else { throw PositionError.negativeStepCount(count) }
         guard count != state.sessionSteps else { return [] }
-        let added = count > state.sessionSteps ? count - state.sessionSteps : count
+        let newSession = count < state.sessionSteps
+        let added = newSession ? count : count - state.sessionSteps
         let (total, overflow) = state.steps.addingReportingOverflow(added)
         guard !overflow else { throw PositionError.stepOverflow(total: state.steps, adding: added) }
         state.steps = total
         state.sessionSteps = count
-        state.distance = Double(total) * stepLength
+        if estimatesStepLength {
+            var increase = Double(added) * stepLength
+            var baseline: Double?
+            if let reported, reported.isFinite, reported >= 0 {
+                baseline = reported
+                if newSession {
+                    increase = reported
+                } else if let before = state.sessionDistance, reported >= before {
+                    increase = reported - before
+                }
+            }
+            state.sessionDistance = baseline
+            state.pendingDistance = (state.pendingDistance ?? 0) + increase
+            state.distance += increase
+        } else {
+            state.distance = Double(total) * stepLength
+        }
         let batches = applyDueBatches()
         return batches.isEmpty ? [state] : batches
     }
@@ -163,6 +226,7 @@ public struct PositionCalculator: Sendable, Hashable {
         state.steps = 0
         state.distance = 0
         state.updates = 0
+        if estimatesStepLength { state.pendingDistance = 0 }
         return state
     }
 
@@ -178,8 +242,16 @@ public struct PositionCalculator: Sendable, Hashable {
         var published: [PositionState] = []
         published.reserveCapacity(due - state.updates)
         while state.updates < due {
-            state.x += batchLength * cos(radians)
-            state.y += batchLength * sin(radians)
+            var length = batchLength
+            if estimatesStepLength {
+                // The pending metres shared evenly among the pending steps (exact when they came in one message).
+                let pendingSteps = state.steps - state.updates * stepsPerUpdate
+                let pending = state.pendingDistance ?? Double(pendingSteps) * stepLength
+                length = pendingSteps == stepsPerUpdate ? pending : pending * Double(stepsPerUpdate) / Double(pendingSteps)
+                state.pendingDistance = pendingSteps == stepsPerUpdate ? 0 : max(0, pending - length)
+            }
+            state.x += length * cos(radians)
+            state.y += length * sin(radians)
             state.updates += 1
             state.heading = heading
             published.append(state)

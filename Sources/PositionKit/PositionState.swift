@@ -2,7 +2,8 @@
 ///
 /// It is also all a restarted calculator needs (see ``PositionCalculator/init(restoring:currentHeading:stepsPerUpdate:stepLength:)``):
 /// the steps of a partial batch and the batches still waiting for a heading are `steps − updates × stepsPerUpdate`,
-/// so nothing else has to be persisted.
+/// so nothing else has to be persisted. With estimated step lengths, two optional fields (``pendingDistance`` and
+/// ``sessionDistance``) carry the metres of those steps and the distance baseline.
 public struct PositionState: Sendable, Hashable, Codable {
     /// Metres north of where the device was first seen (or last reset).
     public var x: Double
@@ -18,9 +19,19 @@ public struct PositionState: Sendable, Hashable, Codable {
     public var heading: Double?
     /// The number of batches applied.
     public var updates: Int
+    /// With estimated step lengths only (`--step-length estimated`): the metres of the steps counted but not yet
+    /// applied in a batch (the partial batch and any batch waiting for a heading). `nil` (and absent from the
+    /// payload) with a fixed step length, where it is always `(steps − updates × stepsPerUpdate) × stepLength`.
+    public var pendingDistance: Double?
+    /// With estimated step lengths only: the last `distance` the device reported for its session (the baseline the
+    /// next report is compared with, as `sessionSteps` is for the count); `nil` when unknown or not estimating.
+    public var sessionDistance: Double?
 
     /// A state with every field given; `distance` is not checked against `steps` here.
-    public init(x: Double, y: Double, steps: Int, sessionSteps: Int, distance: Double, heading: Double?, updates: Int) {
+    public init(
+        x: Double, y: Double, steps: Int, sessionSteps: Int, distance: Double, heading: Double?, updates: Int,
+        pendingDistance: Double? = nil, sessionDistance: Double? = nil
+    ) {
         self.x = x
         self.y = y
         self.steps = steps
@@ -28,13 +39,15 @@ public struct PositionState: Sendable, Hashable, Codable {
         self.distance = distance
         self.heading = heading
         self.updates = updates
+        self.pendingDistance = pendingDistance
+        self.sessionDistance = sessionDistance
     }
 
     /// The state of a device never seen: at (0, 0), nothing counted.
     public static let initial = PositionState(x: 0, y: 0, steps: 0, sessionSteps: 0, distance: 0, heading: nil, updates: 0)
 
     private enum CodingKeys: String, CodingKey {
-        case x, y, steps, sessionSteps, distance, heading, updates
+        case x, y, steps, sessionSteps, distance, heading, updates, pendingDistance, sessionDistance
     }
 
     /// Writes `heading` as an explicit `null` before the first batch, so the payload always has every contract field.
@@ -51,6 +64,8 @@ public struct PositionState: Sendable, Hashable, Codable {
             try container.encodeNil(forKey: .heading)
         }
         try container.encode(updates, forKey: .updates)
+        try container.encodeIfPresent(pendingDistance, forKey: .pendingDistance)
+        try container.encodeIfPresent(sessionDistance, forKey: .sessionDistance)
     }
 
     /// Reads a retained position message; a missing or `null` heading means no batch was applied yet.
@@ -63,5 +78,7 @@ public struct PositionState: Sendable, Hashable, Codable {
         distance = try container.decode(Double.self, forKey: .distance)
         heading = try container.decodeIfPresent(Double.self, forKey: .heading)
         updates = try container.decode(Int.self, forKey: .updates)
+        pendingDistance = try container.decodeIfPresent(Double.self, forKey: .pendingDistance)
+        sessionDistance = try container.decodeIfPresent(Double.self, forKey: .sessionDistance)
     }
 }

@@ -39,7 +39,8 @@ actor DevicePosition {
         do {
             var restored = try PositionCalculator(
                 restoring: state, currentHeading: knownHeading,
-                stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength)
+                stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength,
+                estimatedStepLength: configuration.estimatedStepLength)
             let pending = restored.applyPendingBatches()
             calculator = restored
             return pending.isEmpty ? .nothing : .publish(pending, timestamp: Date())
@@ -64,11 +65,12 @@ actor DevicePosition {
         }
     }
 
-    /// Takes a cumulative step count.
-    func steps(_ count: Int, timestamp: Date) -> Outcome {
+    /// Takes a cumulative step count, and the session distance the message reported (used with estimated step
+    /// lengths only).
+    func steps(_ count: Int, distance: Double? = nil, timestamp: Date) -> Outcome {
         guard var current = calculator ?? makeCalculator() else { return .nothing }
         do {
-            let states = try current.applySteps(count)
+            let states = try current.applySteps(count, distance: distance)
             calculator = current
             return states.isEmpty ? .nothing : .publish(states, timestamp: timestamp)
         } catch {
@@ -86,7 +88,8 @@ actor DevicePosition {
 
     private func makeCalculator() -> PositionCalculator? {
         guard var fresh = try? PositionCalculator(
-            stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength)
+            stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength,
+            estimatedStepLength: configuration.estimatedStepLength)
         else { return nil }
         if let knownHeading { _ = try? fresh.applyHeading(knownHeading) }
         return fresh

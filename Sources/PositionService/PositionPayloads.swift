@@ -8,6 +8,15 @@ import ServiceRuntime
 struct StepsPayload: Decodable {
     let steps: Double
     let timestamp: String?
+    /// The session's cumulative distance in metres, from the device's or bridge's step-length model (optional; used
+    /// with `--step-length estimated`). Read leniently: anything but a finite, non-negative number counts as absent.
+    let distance: LenientNumber?
+
+    /// The reported distance, if usable.
+    var reportedDistance: Double? {
+        guard let value = distance?.value, value.isFinite, value >= 0 else { return nil }
+        return value
+    }
 
     /// The count as an integer.
     /// - Throws: `InputError` for a negative, fractional, non-finite or too large count.
@@ -29,6 +38,19 @@ struct HeadingPayload: Decodable {
     let heading: Double?
     let status: String?
     let timestamp: String?
+    /// The direction the device's owner walks (the compass's optional field), used with `--heading-source walking`.
+    /// Read leniently: a value that is not a number counts as absent.
+    let walkingDirection: LenientNumber?
+}
+
+/// An optional number field used only when it is one: anything else decodes as no value, so a message whose
+/// contract fields are fine is never rejected for it.
+struct LenientNumber: Decodable {
+    let value: Double?
+
+    init(from decoder: any Decoder) throws {
+        value = try? decoder.singleValueContainer().decode(Double.self)
+    }
 }
 
 /// `stepcompass/{device}/cmd/reset-position`: an empty object; unknown fields are ignored.
@@ -36,13 +58,16 @@ struct ResetPayload: Decodable {}
 
 /// `stepcompass/{device}/position` as published: the calculator's state plus a timestamp.
 ///
-/// `heading` is written as an explicit `null` before the first batch, so the payload always has every field.
+/// `heading` is written as an explicit `null` before the first batch, so the payload always has every field. With
+/// `--step-length estimated` two more fields carry what a restart needs: `pendingDistance` (metres of the steps not
+/// yet applied in a batch) and `sessionDistance` (the device's last reported session distance); they are absent
+/// otherwise.
 struct PositionPayload: Encodable {
     let timestamp: String
     let state: PositionState
 
     private enum CodingKeys: String, CodingKey {
-        case timestamp, x, y, steps, sessionSteps, distance, heading, updates
+        case timestamp, x, y, steps, sessionSteps, distance, heading, updates, pendingDistance, sessionDistance
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -59,6 +84,8 @@ struct PositionPayload: Encodable {
             try container.encodeNil(forKey: .heading)
         }
         try container.encode(state.updates, forKey: .updates)
+        try container.encodeIfPresent(state.pendingDistance, forKey: .pendingDistance)
+        try container.encodeIfPresent(state.sessionDistance, forKey: .sessionDistance)
     }
 
     /// The JSON bytes, keys sorted so that equal states give equal payloads.

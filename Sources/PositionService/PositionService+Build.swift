@@ -2,6 +2,7 @@ public import Bus
 public import Configuration
 public import Logging
 public import ServiceLifecycle
+import Foundation
 import ServiceRuntime
 
 /// Builds the position calculator (`stepcompass-position`) over `bus`: the executable's `main` runs the group
@@ -11,8 +12,28 @@ import ServiceRuntime
 ///   - logger: The service's logger.
 ///   - bus: The bus, not yet connected.
 /// - Returns: The bus connection and the service, in one group.
+/// - Throws: `ConfigurationError` for a `heading.source` other than `device` or `walking`, or a `step.length` that
+///   is neither a number nor `estimated`.
 public func buildPosition(config: ConfigReader, logger: Logger, bus: any ConnectableBus) throws -> ServiceGroup {
+    try buildPosition(config: config, logger: logger, bus: bus, configuration: PositionConfiguration(config: config))
+}
+
+/// Builds the position calculator with `configuration` (the executable adjusts what it read from `config`);
+/// `config` still gives the runtime's settings (`topic.prefix`, ...).
+public func buildPosition(
+    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: PositionConfiguration
+) throws -> ServiceGroup {
+    if let source = config.string(forKey: "heading.source"),
+        PositionConfiguration.HeadingSource(rawValue: source.trimmingCharacters(in: .whitespaces).lowercased()) == nil
+    {
+        throw ConfigurationError("the setting 'heading.source' is '\(source.prefix(40))'; expected device or walking")
+    }
+    if !configuration.estimatedStepLength, config.double(forKey: "step.length") == nil,
+        let text = config.string(forKey: "step.length")
+    {
+        throw ConfigurationError("the setting 'step.length' is '\(text.prefix(40))'; expected metres or estimated")
+    }
     let runtime = BusRuntime(service: "position", config: config, logger: logger, bus: bus)
-    let service = try PositionService(configuration: PositionConfiguration(config: config), context: runtime.context)
+    let service = try PositionService(configuration: configuration, context: runtime.context)
     return runtime.group([service])
 }

@@ -81,7 +81,8 @@ public actor PositionService: Service {
         context.logger.info("subscribed; restoring retained positions", metadata: [
             "position.sync": "\(syncTopic)",
             "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
-            "position.stepLength": "\(configuration.stepLength)",
+            "position.stepLength": "\(configuration.estimatedStepLength ? "estimated" : "\(configuration.stepLength)")",
+            "position.headingSource": "\(configuration.headingSource.rawValue)",
         ])
 
         var buffered: [BusMessage] = []
@@ -146,6 +147,13 @@ public actor PositionService: Service {
             case .heading:
                 let payload = try decoder.decode(HeadingPayload.self, from: message.payload)
                 let date = try Self.date(payload.timestamp)
+                // `--heading-source walking`: the walking direction when the compass knows it, else the heading.
+                if configuration.headingSource == .walking, let walking = payload.walkingDirection?.value,
+                    walking.isFinite, (0...360).contains(walking)
+                {
+                    outcome = await tracker.heading(walking, timestamp: date, start: settled)
+                    break
+                }
                 guard let heading = payload.heading else {
                     if payload.status == nil || payload.status == "ok" {
                         throw InputError("the field 'heading' is missing")
@@ -157,7 +165,7 @@ public actor PositionService: Service {
             case .steps:
                 let payload = try decoder.decode(StepsPayload.self, from: message.payload)
                 let date = try Self.date(payload.timestamp)
-                outcome = await tracker.steps(try payload.count(), timestamp: date)
+                outcome = await tracker.steps(try payload.count(), distance: payload.reportedDistance, timestamp: date)
             case .commandResetPosition:
                 _ = try decoder.decode(ResetPayload.self, from: message.payload)
                 outcome = await tracker.reset(timestamp: Date())

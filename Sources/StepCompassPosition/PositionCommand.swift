@@ -1,5 +1,6 @@
 import ArgumentParser
 import Configuration
+import Foundation
 import PositionService
 import ServiceRuntime
 
@@ -24,8 +25,19 @@ struct PositionCommand: AsyncParsableCommand {
     @Option(name: .customLong("steps-per-update"), help: "Steps per position update (default \(defaults.stepsPerUpdate)).")
     var stepsPerUpdate: Int?
 
-    @Option(name: .customLong("step-length"), help: "Metres per step (default \(defaults.stepLength)).")
-    var stepLength: Double?
+    @Option(
+        name: .customLong("step-length"),
+        help: ArgumentHelp(
+            "Metres per step (default \(defaults.stepLength)), or 'estimated': advance by the distance the steps messages report (a bridge's step-length model), \(defaults.stepLength) m a step for messages without one.",
+            valueName: "metres|estimated"))
+    var stepLength: StepLengthOption?
+
+    @Option(
+        name: .customLong("heading-source"),
+        help: ArgumentHelp(
+            "The heading a batch uses: 'device' (the heading message's heading, where the top of the phone points; the default) or 'walking' (its walkingDirection, where its owner walks, when it has one; else the heading).",
+            valueName: "device|walking"))
+    var headingSource: HeadingSourceOption?
 
     @Option(name: .customLong("settle-ms"), help: "Longest wait in milliseconds for the retained positions after subscribing (default \(defaults.settleWindow.components.seconds * 1000); it normally ends in milliseconds, when the sync marker comes back).")
     var settleMilliseconds: Int?
@@ -33,11 +45,39 @@ struct PositionCommand: AsyncParsableCommand {
     func run() async throws {
         var values = CommandLineValues()
         values.set("steps.per.update", stepsPerUpdate)
-        values.set("step.length", stepLength)
+        if case .metres(let metres) = stepLength { values.set("step.length", metres) }
+        values.set("heading.source", headingSource?.rawValue)
         values.set("settle.ms", settleMilliseconds)
         let runner = try await ServiceRunner.prepare(service: "position", options: runtime, commandLine: values.values)
+        let estimated = stepLength == .estimated
         try await runner.run { config, logger, bus in
-            try buildPosition(config: config, logger: logger, bus: bus)
+            // `estimated` is not put in the configuration as `step.length`: a file's number would then be shadowed
+            // by a word that the configuration's number lookup reports as malformed.
+            var configuration = PositionConfiguration(config: config)
+            if estimated { configuration.estimatedStepLength = true }
+            return try buildPosition(config: config, logger: logger, bus: bus, configuration: configuration)
         }
     }
+}
+
+/// `--step-length`: metres, or the word `estimated`.
+enum StepLengthOption: ExpressibleByArgument, Equatable {
+    case metres(Double)
+    case estimated
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        if text == "estimated" {
+            self = .estimated
+        } else if let value = Double(text) {
+            self = .metres(value)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// `--heading-source`: `device` or `walking`.
+enum HeadingSourceOption: String, ExpressibleByArgument, CaseIterable {
+    case device, walking
 }

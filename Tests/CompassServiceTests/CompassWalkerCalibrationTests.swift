@@ -94,11 +94,12 @@ struct CompassWalkerCalibrationTests {
             #expect(errors.count == settled.count, "every heading has a true heading once located")
             let mean = errors.reduce(0, +) / Double(max(1, errors.count))
             let worst = errors.map(abs).max() ?? .infinity
+            let worstAt = zip(settled, errors).max { abs($0.1) < abs($1.1) }.map { seconds($0.0) } ?? .nan
             // The gait (step impacts, hand sway) swings the instantaneous heading by a few degrees; its mean is the
             // calibration's error.
             print(
                 "walker calibration: calibrated after \(seconds(firstCalibrated)) s, quality \(final.quality), coverage "
-                    + "\(final.coverage); heading error after 8 s: mean \(mean)°, worst \(worst)° over \(errors.count) headings")
+                    + "\(final.coverage); heading error after 8 s: mean \(mean)°, worst \(worst)° (at \(worstAt) s) over \(errors.count) headings")
             #expect(abs(mean) < 1, "mean heading error \(mean)°")
             #expect(worst < 5, "worst heading error \(worst)°")
             await probe.close()

@@ -64,7 +64,8 @@ struct FastPayloadTests {
         let full = HeadingMessage(
             timestamp: "2026-11-22T10:15:30.250Z", status: .ok, heading: 359.99999999999994, north: .true,
             magneticHeading: 1e-7, trueHeading: 0, declination: -12.345678901234567, cardinal: .n, accuracy: 3.5,
-            pitch: -89.9, roll: 180, calibration: .calibrated, interference: true, fieldStrength: 48.123)
+            pitch: -89.9, roll: 180, calibration: .calibrated, interference: true, fieldStrength: 48.123,
+            walkingDirection: 123.456)
         let empty = HeadingMessage(
             timestamp: "2026-11-22T10:15:30.250Z", status: .stale, heading: nil, north: .magnetic, magneticHeading: nil,
             trueHeading: nil, declination: nil, cardinal: nil, accuracy: nil, pitch: nil, roll: nil,
@@ -73,7 +74,7 @@ struct FastPayloadTests {
             let payload = try #require(message.jsonPayload())
             #expect(try JSONDecoder().decode(HeadingMessage.self, from: payload) == message)
             let object = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
-            #expect(object.count == 14, "every field present, unknown ones null")
+            #expect(object.count == 15, "every field present (the contract's 14 and walkingDirection), unknown ones null")
         }
         var broken = full
         broken.accuracy = .infinity
