@@ -73,6 +73,9 @@ let package = Package(
         .target(name: "InMemoryBus", dependencies: ["Bus"]),
         .target(name: "MosquittoBus", dependencies: ["Bus", "CMosquitto", log]),
         .target(name: "BusTesting", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", log]),
+        // Helpers only this package's tests use (package access, not a product), as swift-configuration's
+        // ConfigurationTestingInternal: the one seeded generator, running a built service group.
+        .target(name: "StepCompassTesting", dependencies: ["WalkerSimulation", lifecycle]),
 
         // MARK: Pure logic: no I/O, no bus, unit-tested directly
         .target(name: "GeoMagnetism", resources: [.copy("Resources/WMM.COF")]),
@@ -153,27 +156,27 @@ let package = Package(
                 .copy("Resources/WMM2020testvalues.txt"),
             ]
         ),
-        .testTarget(name: "CompassKitTests", dependencies: ["CompassKit", "WalkerSimulation"]),
-        .testTarget(name: "PositionKitTests", dependencies: ["PositionKit"]),
+        .testTarget(name: "CompassKitTests", dependencies: ["StepCompassTesting", "CompassKit", "WalkerSimulation"]),
+        .testTarget(name: "PositionKitTests", dependencies: ["StepCompassTesting", "PositionKit"]),
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
-        .testTarget(name: "MarkerKitTests", dependencies: ["MarkerKit"]),
+        .testTarget(name: "MarkerKitTests", dependencies: ["StepCompassTesting", "MarkerKit"]),
         .testTarget(name: "StepDetectionTests", dependencies: ["StepDetection"]),
         .testTarget(name: "PhoneFormatsTests", dependencies: ["PhoneFormats", "StepCompassContract"]),
         .testTarget(
             name: "BridgeServiceTests",
-            dependencies: ["BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",
+            dependencies: ["StepCompassTesting", "BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",
                            "PhoneFormats", log, lifecycle, configuration,
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
-        .testTarget(name: "PositionServiceTests", dependencies: ["PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
+        .testTarget(name: "PositionServiceTests", dependencies: ["StepCompassTesting", "PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
         .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log,
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", "WalkerSimulation", log]),
         .testTarget(
             name: "MarkerServiceTests",
-            dependencies: ["MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit", "MosquittoBus",
+            dependencies: ["StepCompassTesting", "MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit", "MosquittoBus",
                            configuration, log,
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
@@ -182,7 +185,7 @@ let package = Package(
         .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
         .testTarget(
             name: "DashboardServiceTests",
-            dependencies: ["DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log, lifecycle,
+            dependencies: ["StepCompassTesting", "DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log, lifecycle,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -6,6 +6,7 @@ import Logging
 import MosquittoBus
 import ServiceLifecycle
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 /// The bridge on a real mosquitto: Sensor Logger's MQTT push over the broker's WebSockets listener (as the app
@@ -27,18 +28,10 @@ struct BridgeBrokerTests {
         let runtime = BusRuntime(service: "bridge", topics: Topics(), logger: Self.logger, bus: bus)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let group = try buildBridge(configuration: configuration, runtime: runtime) { continuation.yield($0) }
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let httpPort = await iterator.next() else { throw BridgeHarness.Failure(description: "the bridge did not start") }
-        do {
-            let result = try await body(httpPort)
-            await group.triggerGracefulShutdown()
-            try await task.value
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            throw error
+        return try await withRunningGroup(group) {
+            var iterator = ports.makeAsyncIterator()
+            guard let httpPort = await iterator.next() else { throw BridgeHarness.Failure(description: "the bridge did not start") }
+            return try await body(httpPort)
         }
     }
 
@@ -163,16 +156,9 @@ struct BridgeBrokerTests {
         let watcher = try await MosquittoHarness(port: port).makeClient(id: "status-watch", cleanStart: true, will: nil)
         let status = try await watcher.subscribe(to: TopicFilter("stepcompass/services/bridge/status"), qos: .atLeastOnce)
         let group = try buildBridge(configuration: configuration, runtime: BusRuntime(service: "bridge", topics: Topics(), logger: Self.logger, bus: bus))
-        let task = Task { try await group.run() }
-        _ = await collectJSON(status) { found in found.contains { $0.json["state"] as? String == "online" } }
-        do {
+        try await withRunningGroup(group) {
+            _ = await collectJSON(status) { found in found.contains { $0.json["state"] as? String == "online" } }
             try await body()
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            throw error
         }
-        await group.triggerGracefulShutdown()
-        try await task.value
     }
 }

@@ -8,6 +8,7 @@ import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 /// A bridge built by `buildBridge` over a bus, on a free HTTP port, for the duration of a test body.
@@ -25,18 +26,10 @@ struct BridgeHarness: Sendable {
         let runtime = BusRuntime(service: "bridge", topics: Topics(), logger: Logger(label: "test.bridge"), bus: bus)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try buildBridge(configuration: configuration, runtime: runtime) { port in portContinuation.yield(port) }
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw Failure(description: "the bridge did not start") }
-        do {
-            let result = try await body(BridgeHarness(port: port))
-            await group.triggerGracefulShutdown()
-            try await task.value
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            throw error
+        return try await withRunningGroup(group) {
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw Failure(description: "the bridge did not start") }
+            return try await body(BridgeHarness(port: port))
         }
     }
 

@@ -1,5 +1,6 @@
 import CompassKit
 import Foundation
+import StepCompassTesting
 import Testing
 
 @Suite struct CalibrationFitTests {
@@ -8,7 +9,7 @@ import Testing
     static func figureEight(count: Int, noise: Double, seed: UInt64 = 1) -> (
         raw: [Vector3], truth: [Vector3], accel: [Vector3], heading: [Double]
     ) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var raw: [Vector3] = []
         var truth: [Vector3] = []
         var accel: [Vector3] = []
@@ -16,7 +17,7 @@ import Testing
         for _ in 0..<count {
             let o = Synthetic.randomOrientation(using: &rng)
             let r = Synthetic.reading(heading: o.heading, pitch: o.pitch, roll: o.roll)
-            let n = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * noise
+            let n = Vector3(rng.nextGaussian(), rng.nextGaussian(), rng.nextGaussian()) * noise
             raw.append(Synthetic.softIronDistortion * r.mag + Synthetic.hardIronOffset + n)
             truth.append(r.mag)
             accel.append(r.accel)
@@ -26,12 +27,12 @@ import Testing
     }
 
     @Test func sphereFitRecoversAFortyMicroteslaOffset() throws {
-        var rng = SplitMix64(seed: 3)
+        var rng = SeededGenerator(seed: 3)
         let offset = Vector3(40, 0, 0)
         let samples = (0..<300).map { _ -> Vector3 in
             let o = Synthetic.randomOrientation(using: &rng)
             return Synthetic.reading(heading: o.heading, pitch: o.pitch, roll: o.roll).mag + offset
-                + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 0.3
+                + Vector3(rng.nextGaussian(), rng.nextGaussian(), rng.nextGaussian()) * 0.3
         }
         let fit = try HardIronFit.fit(samples)
         #expect((fit.center - offset).norm < 0.3)
@@ -57,7 +58,7 @@ import Testing
         #expect(fit.softIron.isSymmetric())
         #expect(fit.residual < 0.6)
         // Heading error on fresh, noise-free readings corrected with the fit.
-        var rng = SplitMix64(seed: 99)
+        var rng = SeededGenerator(seed: 99)
         var worst = 0.0
         for _ in 0..<300 {
             let o = Synthetic.randomOrientation(using: &rng)

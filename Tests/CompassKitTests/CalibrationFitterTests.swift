@@ -1,5 +1,6 @@
 import CompassKit
 import Foundation
+import StepCompassTesting
 import Testing
 
 @Suite struct CalibrationFitterTests {
@@ -57,7 +58,7 @@ import Testing
         let before = try #require(fitter.calibration)
         #expect(fitter.isGating)
         // A nearby magnet makes the field 40% stronger: every sample refused, the fit untouched.
-        var rng = SplitMix64(seed: 11)
+        var rng = SeededGenerator(seed: 11)
         for _ in 0..<200 {
             let o = Synthetic.randomOrientation(using: &rng)
             let r = Synthetic.reading(heading: o.heading, pitch: o.pitch, roll: o.roll)

@@ -1,4 +1,5 @@
 import CompassKit
+import StepCompassTesting
 import Testing
 
 @Suite struct HeadingPipelineTests {
@@ -55,14 +56,14 @@ import Testing
     @Test func steadyTurnIsNotNoiseButJitterIs() throws {
         var turning = HeadingPipeline(calibration: HeadingPipelineTests.calibration)
         var jittery = HeadingPipeline(calibration: HeadingPipelineTests.calibration)
-        var rng = SplitMix64(seed: 21)
+        var rng = SeededGenerator(seed: 21)
         var lastTurning: HeadingPipeline.Output?
         var lastJittery: HeadingPipeline.Output?
         for i in 0..<500 {
             let t = Double(i) * 0.01
             let a = Synthetic.reading(heading: 30 * t, pitch: 5, roll: 0)
             lastTurning = turning.process(timestamp: t, accel: a.accel, mag: a.mag + Synthetic.hardIronOffset)
-            let b = Synthetic.reading(heading: 200 + 6 * rng.gaussian(), pitch: 5, roll: 0)
+            let b = Synthetic.reading(heading: 200 + 6 * rng.nextGaussian(), pitch: 5, roll: 0)
             lastJittery = jittery.process(timestamp: t, accel: b.accel, mag: b.mag + Synthetic.hardIronOffset)
         }
         #expect(try #require(lastTurning).accuracyComponents.noise < 1)

@@ -1,5 +1,6 @@
 import CompassKit
 import Foundation
+import StepCompassTesting
 import Testing
 
 @Suite struct SmoothingTests {
@@ -60,11 +61,11 @@ import Testing
     @Test func resultantLengthMeasuresScatter() {
         var steady = CircularSmoother(timeConstant: 1)
         var noisy = CircularSmoother(timeConstant: 1)
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         for i in 0..<500 {
             let t = Double(i) * 0.02
             steady.update(90, at: t)
-            noisy.update(90 + 10 * rng.gaussian(), at: t)
+            noisy.update(90 + 10 * rng.nextGaussian(), at: t)
         }
         #expect(steady.circularStandardDeviation < 1e-3)
         #expect(noisy.circularStandardDeviation > 5 && noisy.circularStandardDeviation < 15)

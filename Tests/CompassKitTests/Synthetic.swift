@@ -1,25 +1,6 @@
 import CompassKit
 import Foundation
-
-/// Deterministic random numbers (SplitMix64), so synthetic data are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A standard normal deviate (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let u2 = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-}
+import StepCompassTesting
 
 /// Synthetic readings in the contract's device frame.
 enum Synthetic {
@@ -45,7 +26,7 @@ enum Synthetic {
 
     /// A random orientation spread over the whole sphere (heading uniform, sin(pitch) uniform,
     /// roll uniform), as a thorough figure-8 would give.
-    static func randomOrientation(using rng: inout SplitMix64) -> (heading: Double, pitch: Double, roll: Double) {
+    static func randomOrientation(using rng: inout SeededGenerator) -> (heading: Double, pitch: Double, roll: Double) {
         let heading = Double.random(in: 0..<360, using: &rng)
         let pitch = asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi
         let roll = Double.random(in: -180..<180, using: &rng)

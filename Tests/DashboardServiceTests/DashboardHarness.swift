@@ -8,6 +8,7 @@ import NIOCore
 import NIOHTTP1
 import ServiceRuntime
 import ServiceLifecycle
+import StepCompassTesting
 import Testing
 
 /// A dashboard running on a free HTTP port over a given bus, and an HTTP client for it.
@@ -28,19 +29,10 @@ struct DashboardHarness: Sendable {
             bus: bus)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try buildDashboard(configuration: configuration, runtime: runtime) { port in portContinuation.yield(port) }
-        let task = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw HarnessError("the dashboard did not start") }
-        let harness = DashboardHarness(port: port, topics: topics)
-        do {
-            let result = try await body(harness)
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            return result
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
-            throw error
+        return try await withRunningGroup(group) {
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw HarnessError("the dashboard did not start") }
+            return try await body(DashboardHarness(port: port, topics: topics))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MarkerKit
+import StepCompassTesting
 import Testing
 
 /// Each fixture is a small literal document reproducing one quirk of real GeoJSON files.
@@ -311,7 +312,7 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func decodesAGeneratedLargeDocument() throws {
-        var rng = SplitMix64(seed: 3)
+        var rng = SeededGenerator(seed: 3)
         var features: [String] = []
         var expected: [Marker] = []
         for i in 0..<2_000 {

@@ -6,6 +6,7 @@ import Logging
 import MarkerKit
 import MosquittoBus
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 @testable import MarkerService

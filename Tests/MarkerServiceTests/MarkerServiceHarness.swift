@@ -6,6 +6,7 @@ import Logging
 import MarkerKit
 import MosquittoBus
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 @testable import MarkerService
@@ -138,15 +139,3 @@ enum Documents {
     static let small: [Marker] = randomMarkers(count: 12, seed: 7)
 }
 
-/// SplitMix64: reproducible random numbers for tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,18 +1,6 @@
 import PositionKit
+import StepCompassTesting
 import Testing
-
-/// A deterministic generator so a failing sequence can be replayed from its seed.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// One input the service can hand the calculator.
 private enum Input: CustomStringConvertible {
@@ -32,7 +20,7 @@ private enum Input: CustomStringConvertible {
 @Suite("Restoring a calculator")
 struct RestoreTests {
     /// A random but plausible message sequence: rising counts with jumps, repeats, new sessions, resets, headings.
-    private func randomInputs(count: Int, using rng: inout SplitMix64) -> [Input] {
+    private func randomInputs(count: Int, using rng: inout SeededGenerator) -> [Input] {
         var inputs: [Input] = []
         var session = 0
         for _ in 0..<count {
@@ -64,7 +52,7 @@ struct RestoreTests {
 
     @Test("Restore from the retained message, then continue, equals an uninterrupted run", arguments: 0..<300)
     func restoreEqualsUninterrupted(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 1)
+        var rng = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D &+ 1)
         let inputs = randomInputs(count: Int.random(in: 1...80, using: &rng), using: &rng)
         let stepsPerUpdate = [10, 10, 3, 7].randomElement(using: &rng)!
         let stepLength = [0.75, 0.75, 0.62].randomElement(using: &rng)!

@@ -7,6 +7,7 @@ import Logging
 import PositionService
 import ServiceLifecycle
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 /// The executable's own builder, assembled in-process over the in-memory bus: what `stepcompass-position`
@@ -20,8 +21,15 @@ struct PositionBuildTests {
         let config = ConfigReader(provider: InMemoryProvider(values: ["steps.per.update": 5, "step.length": 0.5]))
         let bus = InMemoryBus(broker: fixture.broker, clientID: "stepcompass-position")
         let group = try buildPosition(config: config, logger: Logger(label: "test.position"), bus: bus)
-        let running = Task { try await group.run() }
+        try await withRunningGroup(group) {
+            try await runWalk(fixture: fixture, statusFeed: statusFeed)
+        }
+        let offline = try #require(await statusFeed.next(timeout: .seconds(20)))
+        #expect(try JSONDecoder().decode(ServiceStatus.self, from: offline.payload).state == .offline)
+        #expect(fixture.broker.retainedMessage(on: "stepcompass/services/position/status")?.text.contains("offline") == true)
+    }
 
+    private func runWalk(fixture: InMemoryFixture, statusFeed: BusSubscription) async throws {
         let online = try #require(await statusFeed.next(timeout: .seconds(20)))
         #expect(try JSONDecoder().decode(ServiceStatus.self, from: online.payload).state == .online)
         #expect(fixture.broker.retainedMessage(on: online.topic)?.text.contains("online") == true)
@@ -34,12 +42,6 @@ struct PositionBuildTests {
         #expect(last.steps == 5)
         #expect(last.updates == 1)
         #expect(abs(last.y - 2.5) < 1e-9)  // 5 steps × 0.5 m east
-
-        await group.triggerGracefulShutdown()
-        try await running.value
-        let offline = try #require(await statusFeed.next(timeout: .seconds(20)))
-        #expect(try JSONDecoder().decode(ServiceStatus.self, from: offline.payload).state == .offline)
-        #expect(fixture.broker.retainedMessage(on: "stepcompass/services/position/status")?.text.contains("offline") == true)
     }
 
 }
