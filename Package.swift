@@ -42,12 +42,15 @@ let package = Package(
         .library(name: "StepDetection", targets: ["StepDetection"]),
         .library(name: "PhoneFormats", targets: ["PhoneFormats"]),
         .library(name: "StepCompassContract", targets: ["StepCompassContract"]),
+        .library(name: "ActivityKit", targets: ["ActivityKit"]),
+        .library(name: "ActivityStore", targets: ["ActivityStore"]),
         .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
         .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
         .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
         .executable(name: "stepcompass-markers", targets: ["StepCompassMarkers"]),
         .executable(name: "stepcompass-dashboard", targets: ["StepCompassDashboard"]),
         .executable(name: "stepcompass-bridge", targets: ["StepCompassBridge"]),
+        .executable(name: "stepcompass-activity", targets: ["StepCompassActivity"]),
         .executable(name: "stepcompass", targets: ["StepCompassCLI"]),
         .executable(name: "stepcompass-buslab", targets: ["StepCompassBusLab"]),
     ],
@@ -61,6 +64,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: The bus: protocol, its two implementations, and test support
@@ -87,6 +92,15 @@ let package = Package(
         .target(name: "StepDetection"),
         .target(name: "StepCompassContract"),
         .target(name: "PhoneFormats", dependencies: ["StepCompassContract"]),
+        .target(name: "ActivityKit"),
+
+        // MARK: Storage: the activity store protocol and its two implementations (SQLite, PostgreSQL)
+        .target(
+            name: "ActivityStore",
+            dependencies: ["ActivityKit", log,
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
 
         // MARK: The runtime every executable shares
         .target(
@@ -124,6 +138,7 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
         ),
+        .target(name: "ActivityService", dependencies: ["Bus", "ServiceRuntime", "ActivityKit", "ActivityStore", log, lifecycle, configuration]),
         .target(name: "StepCompassClient", dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log]),
 
         // MARK: Executables (thin: configuration, wiring, lifecycle)
@@ -133,6 +148,7 @@ let package = Package(
         serviceExecutable("stepcompass-markers", module: "StepCompassMarkers", dependencies: ["MarkerService"]),
         serviceExecutable("stepcompass-dashboard", module: "StepCompassDashboard", dependencies: ["DashboardService"]),
         serviceExecutable("stepcompass-bridge", module: "StepCompassBridge", dependencies: ["BridgeService"]),
+        serviceExecutable("stepcompass-activity", module: "StepCompassActivity", dependencies: ["ActivityService"]),
         .executableTarget(
             name: "StepCompassCLI",
             dependencies: ["StepCompassClient", "ServiceRuntime", "Bus", "MosquittoBus", "DashboardKit", argumentParser, configuration, log],
@@ -140,7 +156,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StepCompassBusLab",
-            dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepDetection", argumentParser, log],
+            dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", argumentParser, log],
             path: "Sources/StepCompassBusLab"
         ),
 
@@ -183,6 +199,14 @@ let package = Package(
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
+        .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
+        .testTarget(name: "ActivityStoreTests", dependencies: ["ActivityStore", "ActivityKit", "BusTesting", log,
+                                                         .product(name: "PostgresNIO", package: "postgres-nio")]),
+        .testTarget(
+            name: "ActivityServiceTests",
+            dependencies: ["ActivityService", "ActivityStore", "ActivityKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime",
+                           log, lifecycle, configuration]
+        ),
         .testTarget(
             name: "DashboardServiceTests",
             dependencies: ["StepCompassTesting", "DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log, lifecycle,

@@ -137,11 +137,6 @@ public struct BridgeService: Service {
         }
     }
 
-    private struct IMUPayload: Decodable {
-        let timestamp: String?
-        let accel: [Double]
-    }
-
     private struct StepsPayload: Decodable {
         let steps: Int
         let source: String?
@@ -150,11 +145,11 @@ public struct BridgeService: Service {
     private func detect(device: String, _ message: BusMessage) async {
         // Inputs of other publishers are checked by the services that use them (the compass reports bad IMU
         // samples); the detector skips what it cannot use, without a second report.
-        guard DeviceID.isValid(device), let payload = try? decoder.decode(IMUPayload.self, from: message.payload),
-            payload.accel.count == 3, payload.accel.allSatisfy(\.isFinite)
+        guard DeviceID.isValid(device), let payload = try? IMUPayload.decode(message.payload, using: decoder),
+            (try? payload.validate()) != nil
         else { return }
         let time = payload.timestamp.flatMap(Timestamp.parse)?.timeIntervalSince1970 ?? Date().timeIntervalSince1970
-        let acceleration = SIMD3(payload.accel[0], payload.accel[1], payload.accel[2])
+        let acceleration = payload.accel
         guard let message = steps.sample(device: device, time: time, acceleration: acceleration) else { return }
         do {
             try await context.bus.publish(message)

@@ -126,13 +126,9 @@ actor CompassEngine {
         let moment = now()
         switch topic {
         case .imu:
-            let input: IMUInput
-            if let fast = FastIMUPayload.parse(message.payload, maximumSize: decoder.maximumSize) {
-                input = fast
-            } else {
-                input = try decoder.decode(IMUInput.self, from: message.payload)
-            }
-            try input.validate()
+            let payload = try IMUPayload.decode(message.payload, using: decoder)
+            try payload.validate()
+            let input = IMUInput(payload)
             let date = try SampleTime.date(input.timestamp, received: moment.date)
             try self.device(device).sample(input, date: date, at: moment, into: &outbox)
         case .location:

@@ -2,21 +2,18 @@ import CompassKit
 import Foundation
 import ServiceRuntime
 
-/// The payload of `{device}/imu`: one accelerometer and magnetometer reading (gyroscope optional).
-struct IMUInput: Decodable {
+/// An IMU sample in the compass's vector type.
+struct IMUInput {
     var timestamp: String?
     var accel: Vector3
     var mag: Vector3
     var gyro: Vector3?
 
-    /// Checks the numbers; JSON cannot carry NaN, but a decoder may produce infinities from huge
-    /// literals such as `1e999`.
-    func validate() throws(InputError) {
-        guard accel.isFinite else { throw InputError("'accel' must hold three finite numbers") }
-        guard mag.isFinite else { throw InputError("'mag' must hold three finite numbers") }
-        if let gyro, !gyro.isFinite { throw InputError("'gyro' must hold three finite numbers") }
-        guard accel.squaredNorm > 0 else { throw InputError("'accel' is zero: no gravity direction") }
-        guard mag.squaredNorm > 0 else { throw InputError("'mag' is zero: no magnetic field") }
+    init(_ payload: IMUPayload) {
+        timestamp = payload.timestamp
+        accel = Vector3(payload.accel.x, payload.accel.y, payload.accel.z)
+        mag = Vector3(payload.mag.x, payload.mag.y, payload.mag.z)
+        gyro = payload.gyro.map { Vector3($0.x, $0.y, $0.z) }
     }
 }
 

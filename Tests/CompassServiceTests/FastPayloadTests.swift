@@ -40,8 +40,8 @@ struct FastPayloadTests {
     @Test("accepted payloads decode to JSONDecoder's values", arguments: accepted)
     func agreesWithJSONDecoder(_ text: String) throws {
         let payload = Data(text.utf8)
-        let fast = try #require(FastIMUPayload.parse(payload, maximumSize: 64 * 1024))
-        let slow = try JSONDecoder().decode(IMUInput.self, from: payload)
+        let fast = try #require(IMUPayload.parseFast(payload, maximumSize: 64 * 1024))
+        let slow = try JSONDecoder().decode(IMUPayload.self, from: payload)
         #expect(fast.timestamp == slow.timestamp)
         #expect(fast.accel == slow.accel)
         #expect(fast.mag == slow.mag)
@@ -50,13 +50,13 @@ struct FastPayloadTests {
 
     @Test("anything else is left to the decoder", arguments: declined)
     func declines(_ text: String) {
-        #expect(FastIMUPayload.parse(Data(text.utf8), maximumSize: 64 * 1024) == nil)
+        #expect(IMUPayload.parseFast(Data(text.utf8), maximumSize: 64 * 1024) == nil)
     }
 
     @Test("an oversized payload is left to the decoder, which refuses it")
     func oversized() {
         let text = #"{"accel":[1,2,3],"mag":[1,2,3]}"#
-        #expect(FastIMUPayload.parse(Data(text.utf8), maximumSize: 10) == nil)
+        #expect(IMUPayload.parseFast(Data(text.utf8), maximumSize: 10) == nil)
     }
 
     @Test("the hand-written heading reads back as the encoder's does")
