@@ -1,0 +1,60 @@
+import ActivityKit
+public import ActivityStore
+public import Bus
+public import Configuration
+import Foundation
+public import Logging
+public import ServiceLifecycle
+import ServiceRuntime
+
+/// Builds the activity service (`stepcompass-activity`) over `bus`: the executable's `main` runs the group with
+/// signal handling, and tests run it over an in-memory bus.
+///
+/// The store is PostgreSQL when `database.url` is set, else SQLite in `data.dir` (`activity.sqlite`, created with
+/// its folder); its schema is migrated when the service starts.
+/// - Parameters:
+///   - config: The configuration (``ActivityConfiguration/init(config:)`` and `topic.prefix`).
+///   - logger: The service's logger.
+///   - bus: The bus, not yet connected.
+/// - Returns: The bus connection and the service, in one group.
+/// - Throws: `ConfigurationError` for a setting that cannot be used, an invalid playlist catalogue, a database URL
+///   that is not one, or a data folder that cannot be created.
+public func buildActivity(config: ConfigReader, logger: Logger, bus: any ConnectableBus) throws -> ServiceGroup {
+    let configuration = ActivityConfiguration(config: config)
+    try configuration.validate(config: config)
+    _ = try configuration.loadCatalogue()  // refused before a database is created or opened
+    return try buildActivity(config: config, logger: logger, bus: bus, configuration: configuration,
+                             store: makeActivityStore(configuration: configuration, logger: logger))
+}
+
+/// Builds the activity service with `configuration` and `store` (tests pass their own store).
+public func buildActivity(
+    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: ActivityConfiguration, store: any ActivityStore
+) throws -> ServiceGroup {
+    let catalogue = try configuration.loadCatalogue()
+    let runtime = BusRuntime(service: "activity", config: config, logger: logger, bus: bus)
+    let service = ActivityService(configuration: configuration, catalogue: catalogue, store: store, context: runtime.context)
+    return runtime.group([service])
+}
+
+/// The store the configuration names: PostgreSQL for a `database.url`, else the SQLite file in `data.dir`.
+public func makeActivityStore(configuration: ActivityConfiguration, logger: Logger) throws -> any ActivityStore {
+    if let url = configuration.databaseURL {
+        do {
+            let store = try PostgresActivityStore(url: url, logger: logger)
+            logger.info("activity history in PostgreSQL")
+            return store
+        } catch {
+            throw ConfigurationError("the setting 'database.url': \(error)")
+        }
+    }
+    let folder = configuration.dataDirectory
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = (folder as NSString).appendingPathComponent("activity.sqlite")
+        logger.info("activity history in SQLite", metadata: ["activity.database": "\(path)"])
+        return try SQLiteActivityStore(path: path)
+    } catch {
+        throw ConfigurationError("the setting 'data.dir' ('\(folder.prefix(200))'): \(error)")
+    }
+}

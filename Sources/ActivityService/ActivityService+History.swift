@@ -1,0 +1,93 @@
+import ActivityKit
+import ActivityStore
+import Bus
+import Foundation
+import Logging
+import ServiceRuntime
+
+extension ActivityService {
+    /// The most buckets one history request may span.
+    static let maximumBuckets: Int64 = 50_000
+
+    /// Answers an `activity/history` request; every outcome is a reply, never a throw.
+    func answerHistory(_ message: BusMessage) async {
+        let request: HistoryRequest
+        do {
+            request = try decoder.decode(HistoryRequest.self, from: message.payload)
+        } catch {
+            await context.errors.reject(message, reason: error.message)
+            await send(Self.errorReply("badRequest", error.message, correlationId: nil), replyingTo: message, replyTo: nil)
+            return
+        }
+        let payload: Data
+        switch await history(request) {
+        case .success(let reply):
+            payload = (try? JSONEncoder.activity.encode(reply)) ?? Data()
+        case .failure(let failure):
+            if failure.code == "badRequest" { await context.errors.reject(message, reason: failure.message) }
+            payload = Self.errorReply(failure.code, failure.message, correlationId: request.correlationId)
+        }
+        await send(payload, replyingTo: message, replyTo: request.replyTo)
+    }
+
+    struct HistoryFailure: Error {
+        let code: String
+        let message: String
+    }
+
+    private func history(_ request: HistoryRequest) async -> Result<HistoryReply, HistoryFailure> {
+        func bad(_ message: String) -> Result<HistoryReply, HistoryFailure> {
+            .failure(HistoryFailure(code: "badRequest", message: message))
+        }
+        do {
+            try DeviceID.validate(request.device)
+        } catch {
+            return bad(error.message)
+        }
+        guard let granularity = Granularity(rawValue: request.granularity) else {
+            return bad("'granularity' is '\(request.granularity.prefix(40))'; expected minute, hour or day")
+        }
+        guard let from = Timestamp.parse(request.from) else { return bad("'from' is '\(request.from.prefix(40))', not an ISO 8601 date") }
+        guard let to = Timestamp.parse(request.to) else { return bad("'to' is '\(request.to.prefix(40))', not an ISO 8601 date") }
+        let start = Int64(from.timeIntervalSince1970.rounded(.down))
+        let end = Int64(to.timeIntervalSince1970.rounded(.up))
+        guard start < end else { return bad("'from' must be before 'to'") }
+        let width: Int64 = granularity == .minute ? 60 : granularity == .hour ? 3_600 : 86_400
+        guard (end - start) / width <= Self.maximumBuckets else {
+            return bad("the range spans more than \(Self.maximumBuckets) \(granularity.rawValue)s; ask for a shorter range or a coarser granularity")
+        }
+        let state = deviceState(request.device)
+        do {
+            let buckets = try await store.history(device: request.device, from: start, to: end, granularity: granularity)
+            return .success(HistoryReply(
+                device: request.device, granularity: granularity.rawValue, timeZone: state.calendar.identifier,
+                buckets: buckets.map { .init(start: Timestamp.format(Date(timeIntervalSince1970: Double($0.start))), steps: $0.steps) },
+                correlationId: request.correlationId))
+        } catch {
+            context.logger.warning("could not read a history", metadata: ["device": "\(request.device)", "error": "\(error)"])
+            return .failure(HistoryFailure(code: "unavailable", message: "the step history cannot be read now; try again shortly"))
+        }
+    }
+
+    static func errorReply(_ code: String, _ message: String, correlationId: CorrelationID?) -> Data {
+        (try? JSONEncoder.activity.encode(HistoryErrorReply(error: .init(code: code, message: message), correlationId: correlationId))) ?? Data()
+    }
+
+    /// Sends a reply: to the MQTT 5 response topic when the request has one, else to `replyTo`.
+    private func send(_ payload: Data, replyingTo message: BusMessage, replyTo: String?) async {
+        do {
+            if message.properties.responseTopic != nil {
+                try await context.bus.respond(to: message, payload: payload, qos: .atLeastOnce)
+            } else if let replyTo {
+                try TopicName.validate(replyTo)
+                try await context.bus.publish(BusMessage(topic: replyTo, payload: payload, qos: .atLeastOnce))
+            } else {
+                await context.errors.reject(message, reason: "the request has neither an MQTT 5 response topic nor a 'replyTo' topic")
+            }
+        } catch let error as BusError where error.code == .invalidTopic {
+            await context.errors.reject(message, reason: "'replyTo' is not a valid topic: \(error.message)")
+        } catch {
+            context.logger.warning("could not send a history reply", metadata: ["error": "\(error)"])
+        }
+    }
+}

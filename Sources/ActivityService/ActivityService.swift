@@ -1,0 +1,374 @@
+public import ActivityKit
+public import ActivityStore
+import Bus
+import Foundation
+import Logging
+public import ServiceLifecycle
+public import ServiceRuntime
+
+/// The activity service (`stepcompass-activity`): each device's step history in a database, its week, and the
+/// music that fits it.
+///
+/// It subscribes to `+/steps`, `+/permissions`, `activity/history` and its own sync topic in **one** subscription,
+/// so a device's messages are handled in broker order whatever their topics.
+///
+/// - **Steps.** Each message's cumulative count becomes a ``ActivityStore/StepRecord`` with the minute, hour and day
+///   of its `timestamp` (its receive time when absent) in the device's time zone. The records of all the messages
+///   at hand (up to ``ActivityConfiguration/maximumBatch``) are written in one transaction
+///   (``ActivityStore/ActivityStore/apply(_:)``), which runs them through the devices' persisted tallies, so a restart,
+///   a broker restart or a redelivered message never counts a step twice.
+/// - **Permissions** (retained) give `motion`, and optionally `timeZone`, the device's IANA time zone for its hours and
+///   days (the service's `--time-zone` otherwise). Right after subscribing the service waits for a sync marker of its
+///   own, as the position service does, so the retained permissions of every device are known before the step
+///   messages queued for its session are bucketed.
+/// - **`{device}/activity`** (QoS 1, retained) is published when it changes, at most once per
+///   ``ActivityConfiguration/publishInterval`` per device (a change held back goes out when the interval ends).
+/// - **`activity/history`** is answered like `markers/nearest`: to the MQTT 5 response topic with its correlation
+///   data, or to the payload's `replyTo` with its `correlationId`.
+///
+/// Bad input is reported on `stepcompass/errors/activity` and dropped.
+public actor ActivityService: Service {
+    let configuration: ActivityConfiguration
+    let catalogue: PlaylistCatalogue
+    let store: any ActivityStore
+    let context: BusServiceContext
+    let decoder = PayloadDecoder()
+    var devices: [String: DeviceActivity] = [:]
+    var pending: [StepRecord] = []
+    var dirty: Set<String> = []
+    private var syncTopic = ""
+    private var nextRetention = ContinuousClock.now
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - configuration: Time zone, retention, publish interval, batch size.
+    ///   - catalogue: The playlists and the thresholds that pick one.
+    ///   - store: Where the history is kept; the service migrates it at start and closes it when it stops.
+    ///   - context: The bus, topics, logger and error reporter.
+    public init(configuration: ActivityConfiguration, catalogue: PlaylistCatalogue, store: any ActivityStore, context: BusServiceContext) {
+        self.configuration = configuration
+        self.catalogue = catalogue
+        self.store = store
+        self.context = context
+    }
+
+    /// Migrates the store, waits for the bus, subscribes, says ready, then handles messages until the group shuts
+    /// down; the store is closed at the end.
+    public func run() async throws {
+        do {
+            try await store.migrate()
+            try await context.serve { try await self.serve() }
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+
+    /// `stepcompass/{device}/activity`.
+    func activityTopic(_ device: String) -> String { "\(context.topics.prefix)/\(device)/activity" }
+    /// `stepcompass/activity/history`.
+    var historyTopic: String { "\(context.topics.prefix)/activity/history" }
+
+    private func serve() async throws {
+        let topics = context.topics
+        let syncTopic = "\(topics.prefix)/services/\(context.service)/sync"
+        self.syncTopic = syncTopic
+        let requests = try [Topics.DeviceTopic.steps, .permissions].map {
+            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
+        } + [SubscriptionRequest(try TopicFilter(historyTopic), qos: .atLeastOnce),
+             SubscriptionRequest(try TopicFilter(syncTopic), qos: .atLeastOnce)]
+        let subscription = try await context.bus.subscribe(to: requests)
+        try await context.ready()
+        let marker = #"{"token":"\#(UUID().uuidString)"}"#
+        try await context.bus.publish(BusMessage(topic: syncTopic, text: marker, qos: .atLeastOnce))
+        context.logger.info("subscribed; reading retained permissions", metadata: [
+            "activity.timeZone": "\(configuration.timeZone)",
+            "activity.retainMinutesDays": "\(configuration.retainMinutesDays)",
+        ])
+
+        var buffered: [BusMessage] = []
+        var synced = false
+        let deadline = ContinuousClock.now.advanced(by: configuration.settleWindow)
+        while !synced, ContinuousClock.now < deadline, !Task.isCancelled {
+            guard let message = await subscription.next(before: deadline) else { continue }
+            if message.topic == syncTopic {
+                synced = message.text == marker
+            } else if message.retain {
+                try await handle([message])
+            } else {
+                buffered.append(message)
+            }
+        }
+        if !synced {
+            context.logger.warning("the sync marker did not come back; carrying on with the permissions received so far")
+        }
+        try await handle(buffered)
+        try await publishDue()
+
+        while !Task.isCancelled {
+            switch await Self.nextBatch(subscription, limit: configuration.maximumBatch, before: nextDeadline()) {
+            case .messages(let messages):
+                try await handle(messages)
+            case .timeout:
+                break
+            case .ended:
+                try await flush()
+                return
+            }
+            try await publishDue()
+            await retainIfDue()
+        }
+        try await flush()
+    }
+
+    /// Handles messages in order, then writes the steps among them.
+    private func handle(_ messages: [BusMessage]) async throws {
+        for message in messages {
+            if message.topic == syncTopic || message.topic.hasPrefix(context.topics.errors(context.service)) { continue }
+            if message.topic == historyTopic {
+                try await flush()  // the reply includes every step received before the request
+                await answerHistory(message)
+                continue
+            }
+            await handleDeviceMessage(message)
+            if pending.count >= configuration.maximumBatch { try await flush() }
+        }
+        try await flush()
+    }
+
+    private func handleDeviceMessage(_ message: BusMessage) async {
+        guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
+            await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
+            return
+        }
+        let device = parsed.device
+        do {
+            try DeviceID.validate(device)
+            switch parsed.topic {
+            case .steps:
+                let input = try decoder.decode(StepsInput.self, from: message.payload)
+                let count = try input.count()
+                let date = try Self.date(input.timestamp)
+                let state = deviceState(device)
+                let time = date.timeIntervalSince1970
+                pending.append(StepRecord(device: device, count: count, time: time, buckets: state.calendar.buckets(of: date)))
+            case .permissions:
+                let input = try decoder.decode(PermissionsInput.self, from: message.payload)
+                try await applyPermissions(input, device: device, message: message)
+            default:
+                return
+            }
+        } catch let error as InputError {
+            await context.errors.reject(message, reason: error.message)
+        } catch {
+            await context.errors.reject(message, reason: "\(error)")
+        }
+    }
+
+    private func applyPermissions(_ input: PermissionsInput, device: String, message: BusMessage) async throws {
+        var state = deviceState(device)
+        if let motion = input.motion {
+            guard let authorization = MotionAuthorization(rawValue: motion) else {
+                throw InputError("'motion' is '\(motion.prefix(40))'; expected authorized, denied, notDetermined, restricted or unavailable")
+            }
+            state.authorization = authorization
+        }
+        if let zone = input.timeZone {
+            if let calendar = ActivityCalendar(identifier: zone) {
+                if state.ownTimeZone != zone {
+                    state.ownTimeZone = zone
+                    state.calendar = calendar
+                    state.days = nil  // reloaded in the new zone's days
+                }
+            } else {
+                // The motion permission still applies; only the zone is refused.
+                await context.errors.reject(message, reason: "'timeZone' is '\(zone.prefix(60))', not an IANA time zone such as Europe/Berlin")
+            }
+        }
+        // Hours and days already bucketed keep the zone of the moment they were written: flush those first.
+        try await flush()
+        devices[device] = state
+        dirty.insert(device)
+    }
+
+    func deviceState(_ device: String) -> DeviceActivity {
+        if let state = devices[device] { return state }
+        let state = DeviceActivity(calendar: configuration.calendar)
+        devices[device] = state
+        return state
+    }
+
+    /// Writes the pending steps (retrying while the database is unreachable) and updates the devices' weeks.
+    func flush() async throws {
+        while !pending.isEmpty {
+            let batch = Array(pending.prefix(configuration.maximumBatch))
+            let applied = try await applyRetrying(batch)
+            pending.removeFirst(batch.count)
+            for step in applied {
+                let device = step.record.device
+                var state = deviceState(device)
+                if state.days != nil, step.change.delta > 0 {
+                    state.days?[step.record.buckets.day, default: 0] += step.change.delta
+                }
+                state.cadence.record(delta: step.change.delta, at: step.record.time, continuesSession: step.change.continuesSession && step.tally.total != step.change.delta)
+                state.lastTime = max(state.lastTime ?? step.record.time, step.record.time)
+                devices[device] = state
+                dirty.insert(device)
+            }
+        }
+    }
+
+    private func applyRetrying(_ batch: [StepRecord]) async throws -> [AppliedStep] {
+        var delay = Duration.milliseconds(250)
+        while true {
+            do {
+                return try await store.apply(batch)
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                context.logger.warning("could not store a batch of steps; retrying", metadata: [
+                    "activity.batch": "\(batch.count)", "error": "\(error)", "activity.retryIn": "\(delay)",
+                ])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(30))
+            }
+        }
+    }
+
+    /// The earliest moment a held `activity` message or the retention falls due.
+    private func nextDeadline() -> ContinuousClock.Instant {
+        var deadline = nextRetention
+        for device in dirty {
+            guard let last = devices[device]?.lastPublished else { return .now }
+            deadline = min(deadline, last.advanced(by: configuration.publishInterval))
+        }
+        return deadline
+    }
+
+    /// Publishes the `activity` of every changed device whose interval has passed.
+    private func publishDue() async throws {
+        let now = ContinuousClock.now
+        for device in dirty {
+            if let last = devices[device]?.lastPublished, now < last.advanced(by: configuration.publishInterval) { continue }
+            dirty.remove(device)
+            try await publishActivity(device, now: now)
+        }
+    }
+
+    private func publishActivity(_ device: String, now: ContinuousClock.Instant) async throws {
+        var state = deviceState(device)
+        let time = state.lastTime ?? Date().timeIntervalSince1970
+        let date = Date(timeIntervalSince1970: time)
+        let dayStarts = state.calendar.dayStarts(endingWith: date, count: 7)
+        if state.days == nil, let first = dayStarts.first, let last = dayStarts.last {
+            do {
+                let buckets = try await store.history(device: device, from: first, to: last + 2 * 86_400, granularity: .day)
+                state.days = Dictionary(buckets.map { ($0.start, $0.steps) }, uniquingKeysWith: +)
+            } catch {
+                context.logger.warning("could not read a device's days; trying again later", metadata: ["device": "\(device)", "error": "\(error)"])
+                dirty.insert(device)
+                return
+            }
+        }
+        let days = state.days ?? [:]
+        state.days = days.filter { $0.key >= (dayStarts.first ?? 0) - 86_400 }
+        let week = WeekSummary(dayStarts: dayStarts, steps: days)
+        let cadence = state.cadence.cadence(at: time)
+        let authorization = state.authorization
+        var suggestion: ActivityPayload.SuggestionPayload?
+        if authorization == nil || authorization == .authorized,
+            let picked = state.chooser.suggest(week: week, cadence: cadence, catalogue: catalogue)
+        {
+            let playlist = picked.playlist
+            suggestion = .init(
+                playlist: .init(id: playlist.id, name: playlist.name, description: playlist.description,
+                                tempo: playlist.tempo, link: playlist.link),
+                reason: picked.reason)
+        }
+        let payload = ActivityPayload(
+            timestamp: Timestamp.format(date), today: week.today, days: week.days, weekTotal: week.weekTotal,
+            dailyMean: week.dailyMean, band: week.band.rawValue, cadence: cadence,
+            authorization: authorization?.rawValue ?? "unknown",
+            timeZone: state.calendar.identifier, suggestion: suggestion, guidance: authorization?.guidance)
+        let changed = state.lastPayload.map { !$0.sameContent(as: payload) } ?? true
+        if changed {
+            let data = try JSONEncoder.activity.encode(payload)
+            try await context.bus.publish(BusMessage(topic: activityTopic(device), payload: data, qos: .atLeastOnce, retain: true))
+            state.lastPayload = payload
+            state.lastPublished = now
+        }
+        devices[device] = state
+    }
+
+    /// Deletes minute buckets older than the retention, at start and then every hour.
+    private func retainIfDue() async {
+        guard ContinuousClock.now >= nextRetention else { return }
+        nextRetention = ContinuousClock.now.advanced(by: .seconds(3_600))
+        let cutoff = Int64(Date().timeIntervalSince1970) - Int64(configuration.retainMinutesDays) * 86_400
+        do {
+            let deleted = try await store.deleteMinutes(before: cutoff)
+            context.logger.info("deleted minute buckets past the retention", metadata: [
+                "activity.deleted": "\(deleted)", "activity.retainMinutesDays": "\(configuration.retainMinutesDays)",
+            ])
+        } catch {
+            context.logger.warning("could not delete old minute buckets", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The input's timestamp, or now when it has none.
+    static func date(_ text: String?) throws(InputError) -> Date {
+        guard let text else { return Date() }
+        guard let date = Timestamp.parse(text) else {
+            throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 date")
+        }
+        return date
+    }
+
+    enum Batch {
+        case messages([BusMessage])
+        case timeout
+        case ended
+    }
+
+    /// The messages at hand (waiting for at least one), or `.timeout` once `deadline` passes; a batch taken as the
+    /// deadline passes is returned, never lost.
+    static func nextBatch(_ subscription: BusSubscription, limit: Int, before deadline: ContinuousClock.Instant) async -> Batch {
+        await withTaskGroup(of: Batch.self) { group in
+            group.addTask {
+                let batch = await subscription.nextBatch(limit: limit)
+                return batch.isEmpty ? .ended : .messages(batch)
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return .timeout
+            }
+            let first = await group.next() ?? .timeout
+            group.cancelAll()
+            // The batch child may have taken messages just as the timer fired: they are returned, never dropped.
+            var taken: [BusMessage] = []
+            if case .messages(let messages) = first { taken = messages }
+            for await other in group {
+                if case .messages(let messages) = other { taken += messages }
+            }
+            if !taken.isEmpty { return .messages(taken) }
+            if case .ended = first { return .ended }
+            return .timeout
+        }
+    }
+}
+
+extension ActivityPayload {
+    /// Equal but for the timestamp.
+    func sameContent(as other: ActivityPayload) -> Bool {
+        today == other.today && days == other.days && cadence == other.cadence && authorization == other.authorization
+            && timeZone == other.timeZone && suggestion == other.suggestion && guidance == other.guidance
+    }
+}
+
+extension JSONEncoder {
+    static let activity: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

@@ -1,0 +1,26 @@
+import ActivityKit
+import Foundation
+
+/// What the activity service knows about one device in this run (the history itself is in the store).
+struct DeviceActivity {
+    /// The calendar of the device's hours and days.
+    var calendar: ActivityCalendar
+    /// The device's own time zone (from `permissions`), if it gave one.
+    var ownTimeZone: String?
+    /// `permissions.motion`; nil until the device has sent its permissions.
+    var authorization: MotionAuthorization?
+    /// Steps per day start, for the days around the last seven; nil until loaded from the store.
+    var days: [Int64: Int64]?
+    var cadence = CadenceMeter()
+    var chooser = PlaylistChooser()
+    /// The latest step message time (seconds since 1970).
+    var lastTime: Double?
+    /// When the last `activity` message went out.
+    var lastPublished: ContinuousClock.Instant?
+    /// The last payload published, to publish only changes.
+    var lastPayload: ActivityPayload?
+
+    init(calendar: ActivityCalendar) {
+        self.calendar = calendar
+    }
+}
