@@ -93,6 +93,7 @@ echo "==> starting services against mqtt://127.0.0.1:$MQTT_PORT"
 start position
 start compass
 start markers --source "$MARKERS_SOURCE" --cache-dir "$RUN_DIR/cache"
+if [ -x "$BIN/stepcompass-activity" ]; then start activity --data-dir "$RUN_DIR/activity"; fi
 if [ -x "$BIN/stepcompass-dashboard" ]; then start dashboard --http-port "$DASHBOARD_PORT"; fi
 if [ "$BRIDGE" != off ] && [ -x "$BIN/stepcompass-bridge" ]; then
     # The token goes through the environment, never the command line (where `ps` would show it).

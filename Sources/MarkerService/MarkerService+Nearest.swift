@@ -85,7 +85,7 @@ extension MarkerService {
         }
     }
 
-    static func encodeError(_ failure: NearestFailure, correlationId: JSONScalar?) -> Data {
+    static func encodeError(_ failure: NearestFailure, correlationId: CorrelationID?) -> Data {
         (try? encoder.encode(NearestErrorReply(failure, correlationId: correlationId))) ?? Data()
     }
 

@@ -1,3 +1,4 @@
+import ServiceRuntime
 import MarkerKit
 
 /// A neighbour in a reply or a `nearby` message: `{"id", "name", "latitude", "longitude",
@@ -41,7 +42,7 @@ struct NearestReply: Encodable, Sendable {
     var origin: Origin
     var nearest: [NeighbourPayload]
     /// Echoed only when the request carried one.
-    var correlationId: JSONScalar?
+    var correlationId: CorrelationID?
 }
 
 /// An error reply: `{"error": {"code", "message"}}`, plus the request's `correlationId` if any.
@@ -52,9 +53,9 @@ struct NearestErrorReply: Encodable, Sendable {
     }
 
     var error: Body
-    var correlationId: JSONScalar?
+    var correlationId: CorrelationID?
 
-    init(_ failure: NearestFailure, correlationId: JSONScalar?) {
+    init(_ failure: NearestFailure, correlationId: CorrelationID?) {
         error = Body(code: failure.code, message: failure.message)
         self.correlationId = correlationId
     }

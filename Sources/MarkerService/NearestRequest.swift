@@ -1,3 +1,4 @@
+import ServiceRuntime
 /// A `stepcompass/markers/nearest` request: `{"id", "count"}` or `{"latitude", "longitude",
 /// "count"}`, plus `replyTo` and `correlationId` for MQTT 3.1.1 clients.
 ///
@@ -10,7 +11,7 @@ struct NearestRequest: Decodable, Sendable {
     var longitude: Double?
     var count: Int?
     var replyTo: String?
-    var correlationId: JSONScalar?
+    var correlationId: CorrelationID?
 
     enum CodingKeys: String, CodingKey {
         case id, latitude, longitude, count, replyTo, correlationId
@@ -34,7 +35,7 @@ struct NearestRequest: Decodable, Sendable {
         longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
         count = try container.decodeIfPresent(Int.self, forKey: .count)
         replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
-        correlationId = try container.decodeIfPresent(JSONScalar.self, forKey: .correlationId)
+        correlationId = try container.decodeIfPresent(CorrelationID.self, forKey: .correlationId)
     }
 
     /// What the request asks for, once its shape is checked.

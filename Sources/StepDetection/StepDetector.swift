@@ -39,7 +39,11 @@ public struct StepDetector: Sendable {
     private var extreme = 0.0
     private var extremeTime = 0.0
     private var lastValley = 0.0
+    /// Running step amplitude (swing, m/s²) for the relative threshold; one swing raises it by a bounded factor only.
     private var amplitude: Double
+    /// Running amplitude for the hysteresis of the peak/valley search: follows every accepted swing at once, so
+    /// the notches inside a strong step do not split it.
+    private var searchAmplitude: Double
     private var lastAcceptedPeakTime = -Double.infinity
     // Walking state.
     private var pending = DetectedSteps()
@@ -49,6 +53,7 @@ public struct StepDetector: Sendable {
     public init(configuration: StepDetectorConfiguration = .defaults) {
         self.configuration = configuration
         amplitude = configuration.minimumAmplitude
+        searchAmplitude = configuration.minimumAmplitude
     }
 
     /// Forgets everything, counts included.
@@ -97,8 +102,9 @@ public struct StepDetector: Sendable {
         if time - lastAcceptedPeakTime > configuration.maximumStepInterval {
             let decay = dt / (2 + dt)
             amplitude += (configuration.minimumAmplitude - amplitude) * decay
+            searchAmplitude += (configuration.minimumAmplitude - searchAmplitude) * decay
         }
-        let hysteresis = max(0.3 * configuration.minimumAmplitude, configuration.hysteresisFraction * amplitude)
+        let hysteresis = max(0.3 * configuration.minimumAmplitude, configuration.hysteresisFraction * searchAmplitude)
         if searchingPeak {
             if y > extreme {
                 extreme = y
@@ -143,48 +149,102 @@ public struct StepDetector: Sendable {
         let threshold = max(configuration.minimumAmplitude, configuration.relativeAmplitude * amplitude)
         guard swing >= threshold else {
             // Still a real swing: let a walk that follows a big bump pull the amplitude down.
-            if swing >= configuration.minimumAmplitude { amplitude += (swing - amplitude) * 0.1 }
+            if swing >= configuration.minimumAmplitude {
+                amplitude += (swing - amplitude) * 0.1
+                searchAmplitude += (swing - searchAmplitude) * 0.1
+            }
             return
         }
-        amplitude += (swing - amplitude) * 0.3
+        // One candidate may raise the threshold's amplitude by a bounded factor only: a single large swing (the
+        // phone put into a pocket or picked up just before walking) must not lift the threshold above the first
+        // real steps, while a walk that really is stronger still reaches its amplitude within a few steps.
+        amplitude += (min(swing, Self.amplitudeGrowthLimit * amplitude) - amplitude) * 0.3
+        searchAmplitude += (swing - searchAmplitude) * 0.3
         lastAcceptedPeakTime = time
-        let step = DetectedStep(time: time, length: configuration.stepLength.length(accelerationRange: swing))
         if isWalking {
             let interval = time - lastStepTime
             if interval < configuration.minimumStepInterval { return }
             if interval <= configuration.maximumStepInterval {
-                count(step, into: &released)
+                let length = configuration.stepLength.length(accelerationRange: swing)
+                count(DetectedStep(time: time, length: length), into: &released)
                 return
             }
             isWalking = false
             pending.removeAll()
         }
-        if let last = pending.last {
-            let interval = time - last.time
-            if interval < configuration.minimumStepInterval || interval > configuration.maximumStepInterval {
-                pending.removeAll()
-            } else if pending.count >= 3 {
-                // Compare with the interval of the same foot, two steps back: left and right intervals often
-                // differ (a phone in a trouser pocket or swinging in one hand sees the two feet differently),
-                // but each foot's rhythm is regular.
-                let sameFoot = pending[pending.count - 2].time - pending[pending.count - 3].time
-                if abs(interval - sameFoot) > configuration.regularityTolerance * sameFoot {
-                    pending.dropAllButLast(1)
-                }
-            } else if pending.count == 2 {
-                // Only the other foot's interval is known yet: allow twice the tolerance.
-                let previous = last.time - pending[0].time
-                if abs(interval - previous) > 2 * configuration.regularityTolerance * previous {
-                    pending.dropAllButLast(1)
-                }
-            }
+        // Keep the longest regular run of pending candidates that the new one continues: an irregular older
+        // candidate (a bump before the walk) is dropped without taking the real steps after it along.
+        while !pending.isEmpty && !continuesPending(at: time) {
+            pending.dropAllButLast(pending.count - 1)
         }
-        pending.append(step)
+        // Until release, a pending candidate keeps its swing (m/s²) in `length`.
+        pending.append(DetectedStep(time: time, length: swing))
         if pending.count >= configuration.confirmationSteps {
+            dropLeadingHandlingImpulses()
+            guard pending.count >= configuration.confirmationSteps else { return }
             isWalking = true
-            for confirmed in pending { count(confirmed, into: &released) }
+            for candidate in pending {
+                let length = configuration.stepLength.length(accelerationRange: candidate.length)
+                count(DetectedStep(time: candidate.time, length: length), into: &released)
+            }
             pending.removeAll()
         }
+    }
+
+    /// How much one candidate may raise the threshold's running amplitude, as a multiple of it (the update then
+    /// moves 30 % of the way towards at most this multiple).
+    private static let amplitudeGrowthLimit = 3.0
+    /// Before confirmation, the oldest pending candidates whose swing exceeds this multiple of the median swing of
+    /// the pending candidates are handling the phone, not steps.
+    private static let handlingSwingRatio = 3.0
+
+    /// Whether a candidate at `time` continues the (non-empty) pending run at a walking rhythm.
+    private func continuesPending(at time: Double) -> Bool {
+        guard let last = pending.last else { return true }
+        let interval = time - last.time
+        if interval < configuration.minimumStepInterval || interval > configuration.maximumStepInterval {
+            return false
+        }
+        if pending.count >= 3 {
+            // Compare with the interval of the same foot, two steps back: left and right intervals often
+            // differ (a phone in a trouser pocket or swinging in one hand sees the two feet differently),
+            // but each foot's rhythm is regular.
+            let sameFoot = pending[pending.count - 2].time - pending[pending.count - 3].time
+            return abs(interval - sameFoot) <= configuration.regularityTolerance * sameFoot
+        }
+        if pending.count == 2 {
+            // Only the other foot's interval is known yet: allow twice the tolerance.
+            let previous = last.time - pending[0].time
+            return abs(interval - previous) <= 2 * configuration.regularityTolerance * previous
+        }
+        return true
+    }
+
+    /// Steps of one walk have similar swings; handling the phone (putting it into a pocket, picking it up) just
+    /// before walking gives a much larger one. Drops the oldest pending candidates while their swing exceeds
+    /// ``handlingSwingRatio`` times the median swing of the pending candidates. Only the oldest are judged, so the
+    /// growing swings of a walker speeding up are never dropped. At most ``DetectedSteps/capacity``² steps.
+    private mutating func dropLeadingHandlingImpulses() {
+        while pending.count > 1, pending[0].length > Self.handlingSwingRatio * medianPendingSwing() {
+            pending.dropAllButLast(pending.count - 1)
+        }
+    }
+
+    /// The median (upper, for an even count) swing of the pending candidates; allocation-free.
+    private func medianPendingSwing() -> Double {
+        let n = pending.count
+        let rank = n / 2
+        for i in 0..<n {
+            let value = pending[i].length
+            var less = 0
+            var lessOrEqual = 0
+            for j in 0..<n {
+                if pending[j].length < value { less += 1 }
+                if pending[j].length <= value { lessOrEqual += 1 }
+            }
+            if less <= rank && rank < lessOrEqual { return value }
+        }
+        return pending[n - 1].length
     }
 
     private mutating func count(_ step: DetectedStep, into released: inout DetectedSteps) {

@@ -107,7 +107,7 @@ final class PostgresServerProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while ContinuousClock.now < deadline {
             if !process.isRunning { throw StartError(description: "postgres exited: \(process.output)") }
-            if process.output.contains("ready to accept connections"), Self.canConnect(port: port) { return }
+            if process.output.contains("ready to accept connections"), MosquittoBrokerProcess.canConnect(port: port) { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw StartError(description: "postgres did not come up within 60 s: \(process.output)")
@@ -122,20 +122,5 @@ final class PostgresServerProcess: @unchecked Sendable {
         if let control = try? pgControl(["stop", "-m", "fast"]) { _ = await control.waitForExit(timeout: .seconds(30)) }
         _ = await process.waitForExit(timeout: .seconds(30))
         self.process = nil
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }

@@ -1,11 +1,12 @@
-/// A JSON string, number or boolean, kept as received so a `correlationId` is echoed exactly.
-enum JSONScalar: Codable, Sendable, Equatable {
+/// The `correlationId` of an MQTT 3.1.1 request (`markers/nearest`, `activity/history`): a JSON string, number or
+/// boolean, kept as received so the reply echoes it exactly.
+public enum CorrelationID: Codable, Sendable, Hashable {
     case string(String)
     case integer(Int64)
     case number(Double)
     case bool(Bool)
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(String.self) {
             self = .string(value)
@@ -17,13 +18,13 @@ enum JSONScalar: Codable, Sendable, Equatable {
             self = .number(value)
         } else {
             throw DecodingError.typeMismatch(
-                JSONScalar.self,
+                CorrelationID.self,
                 DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected a string or a number")
             )
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
