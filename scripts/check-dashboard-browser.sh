@@ -3,7 +3,8 @@
 # real services from the build folder (the simulated walker at 4x speed, the sample markers), the
 # dashboard on a free HTTP port, then headless Chromium driven by Selenium (scripts/check_dashboard_browser.py):
 # values appear and change as the walker walks, the rose turns, the lock and north buttons reach the bus,
-# a marker shows its three nearest, no console errors. Keeps a screenshot in .build/artifacts/dashboard.png.
+# a marker shows its three nearest, the Activity panel shows a retained activity message (published with
+# mosquitto_pub) and the motion-access guidance, no console errors. Keeps a screenshot in .build/artifacts/dashboard.png.
 #
 # Usage: scripts/check-dashboard-browser.sh [BIN_DIR]   (default: .build/debug; build first)
 # Installs when missing: Debian's chromium and chromium-driver (apt-get, as root), Selenium from PyPI into

@@ -3,7 +3,8 @@
 
 Started by scripts/check-dashboard-browser.sh, which runs a private broker and the real services; this
 script only talks to the page (Selenium + Debian's chromedriver, no Selenium Manager download) and, to
-see that the page's buttons reach the bus, to the broker with `mosquitto_sub`.
+see that the page's buttons reach the bus, to the broker with `mosquitto_sub` (and `mosquitto_pub` for
+the activity service's message, which the stack does not run).
 
 Checks, each reported on its own line (a failed check does not stop the later ones):
   - the page loads and the browser log has no SEVERE entry (JavaScript errors, failed requests);
@@ -16,6 +17,9 @@ Checks, each reported on its own line (a failed check does not stop the later on
     with the mouse) shows its three nearest as "Name — 1.23 mi", ascending;
   - the elevation toggle switches units and is remembered; the OpenStreetMap link opens in a new tab;
   - the walked path grows, with the current position's dot;
+  - the Activity panel: a retained `activity` message published with `mosquitto_pub` shows today's steps,
+    seven bars (each with a <title>, the numbers in a visually hidden table), band, cadence and the
+    playlist's link; a `notDetermined` authorization shows the guidance instead of the playlist;
   - controls have names, Tab shows a visible focus, the heading is an aria-live region, the rose is a
     labelled image; light and dark follow prefers-color-scheme.
 Keeps a screenshot (--screenshot) whatever the outcome.
@@ -398,6 +402,95 @@ def check_place(page, args):
     return f"{page.text('location-text')!r} link {href}; {before!r} <-> {after!r} (remembered: {stored})"
 
 
+ACTIVITY = {
+    "timestamp": "2026-11-22T10:15:30.250Z", "timeZone": "UTC", "today": 4321,
+    "days": [8000, 12000, 3000, 0, 9000, 7000, 4321], "weekTotal": 43321, "dailyMean": 6188.7,
+    "band": "lowActive", "cadence": 104, "authorization": "authorized", "guidance": None,
+    "suggestion": {"playlist": {"id": "focused", "name": "Focused", "description": "Steady beats to think by.",
+                                "tempo": [95, 115], "link": "https://music.example/focused"},
+                   "reason": "A steady walk: music that keeps you going without rushing."},
+}
+
+
+def publish_activity(args, device, payload):
+    """Publishes a retained `activity` message as stepcompass-activity would (QoS 1, retained)."""
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(args.mqtt_port), "-q", "1", "-r",
+                    "-t", f"stepcompass/{device}/activity", "-m", json.dumps(payload)],
+                   check=True, timeout=10, capture_output=True)
+
+
+def activity_shown(page):
+    """What the Activity panel shows, read at once."""
+    return page.js("""
+        const text = (id) => document.getElementById(id).textContent.trim();
+        const shown = (id) => !document.getElementById(id).hasAttribute('hidden');
+        const link = document.getElementById('playlist-link');
+        return {
+          today: text('activity-today'), band: text('activity-band'), cadence: text('activity-cadence'),
+          bars: [...document.querySelectorAll('#activity-bars .bar')].map(bar => [
+            Number(bar.dataset.steps), bar.querySelector('title').textContent,
+            bar.querySelector('rect').getBoundingClientRect().height]),
+          rows: [...document.querySelectorAll('#activity-table-body tr')].map(row => row.textContent.trim()),
+          chartShown: shown('activity-figure'), chartLabel: document.getElementById('activity-chart')
+            .getAttribute('aria-labelledby'),
+          playlistShown: shown('activity-playlist'), playlist: text('playlist-name'), tempo: text('playlist-tempo'),
+          linkShown: shown('playlist-link'), href: link.getAttribute('href'), target: link.getAttribute('target'),
+          rel: link.getAttribute('rel') || '', linkText: link.textContent.trim(),
+          guidanceShown: shown('activity-guidance'), guidance: text('activity-guidance'),
+        };""")
+
+
+def check_activity(page, args):
+    device = page.js("return document.getElementById('device-picker').value;")
+    publish_activity(args, device, ACTIVITY)
+    shown = page.wait("the Activity panel shows 'Today: 4,321 steps'",
+                      lambda: (s := activity_shown(page))["today"] == "Today: 4,321 steps" and s, 10)
+    steps = [bar[0] for bar in shown["bars"]]
+    if steps != ACTIVITY["days"]:
+        raise CheckFailed(f"the chart's bars are {steps}, expected the 7 days {ACTIVITY['days']}")
+    if not shown["chartShown"] or not all(bar[1] and bar[2] > 0 for bar in shown["bars"]):
+        raise CheckFailed(f"the bars are not all drawn with a title: {shown['bars']}")
+    tallest = max(shown["bars"], key=lambda bar: bar[0])
+    if tallest[2] < max(bar[2] for bar in shown["bars"]) or not tallest[1].endswith("12,000 steps"):
+        raise CheckFailed(f"the tallest bar is not the 12,000 steps one: {shown['bars']}")
+    if len(shown["rows"]) != 7 or "4,321" not in shown["rows"][-1]:
+        raise CheckFailed(f"the screen readers' table has {shown['rows']}")
+    if not shown["band"].startswith("Activity level: Low active") or shown["cadence"] != "Cadence: 104 steps/min":
+        raise CheckFailed(f"band {shown['band']!r}, cadence {shown['cadence']!r}")
+    if not (shown["playlistShown"] and shown["playlist"] == "Focused" and shown["tempo"] == "95–115 BPM"):
+        raise CheckFailed(f"playlist {shown['playlist']!r} {shown['tempo']!r} (shown: {shown['playlistShown']})")
+    if not shown["linkShown"] or shown["href"] != ACTIVITY["suggestion"]["playlist"]["link"] \
+            or shown["target"] != "_blank" or "noopener" not in shown["rel"]:
+        raise CheckFailed(f"playlist link {shown['href']!r} target {shown['target']!r} rel {shown['rel']!r}")
+    if shown["guidanceShown"]:
+        raise CheckFailed(f"guidance shown while authorized: {shown['guidance']!r}")
+    return (f"{shown['today']!r}, {len(steps)} bars ({shown['bars'][-1][1]!r}), {shown['band']!r}, "
+            f"{shown['cadence']!r}, {shown['linkText']!r} -> {shown['href']}")
+
+
+def check_activity_guidance(page, args):
+    device = page.js("return document.getElementById('device-picker').value;")
+    guidance = ("Allow motion access when the app asks (Motion & Fitness on iPhone, Physical activity on Android) "
+                "to get music that fits your steps.")
+    payload = dict(ACTIVITY, authorization="notDetermined", guidance=guidance, suggestion=None, cadence=0,
+                   today=4400, days=ACTIVITY["days"][:-1] + [4400])
+    publish_activity(args, device, payload)
+    shown = page.wait("the guidance appears for a notDetermined authorization",
+                      lambda: (s := activity_shown(page))["guidanceShown"] and s, 10)
+    if shown["guidance"] != guidance:
+        raise CheckFailed(f"the guidance reads {shown['guidance']!r}")
+    if shown["playlistShown"]:
+        raise CheckFailed("the playlist still shows without motion access")
+    if shown["cadence"] or page.js("return getComputedStyle(document.getElementById('activity-cadence')).display;") != "none":
+        raise CheckFailed(f"a cadence shows while standing: {shown['cadence']!r}")
+    if shown["today"] != "Today: 4,400 steps" or len(shown["bars"]) != 7:
+        raise CheckFailed(f"after the update: {shown['today']!r}, {len(shown['bars'])} bars")
+    # Back to the suggestion, so the screenshot shows the playlist.
+    publish_activity(args, device, ACTIVITY)
+    page.wait("the playlist returns", lambda: activity_shown(page)["playlistShown"], 10)
+    return f"{shown['guidance'][:60]!r}…, no playlist, no cadence"
+
+
 def check_names(page, args):
     nameless = page.js("""
         return [...document.querySelectorAll('button, select, a[href]')]
@@ -443,7 +536,8 @@ def check_console(page, args):
 
 # The red band last but two: the screenshot then shows it, with a marker's nearest.
 CHECKS = [check_loads, check_formats, check_changes, check_path, check_rose, check_lock, check_unlock, check_north,
-          check_markers_ready, check_nearest_keyboard, check_nearest_map, check_place, check_red_band,
+          check_markers_ready, check_nearest_keyboard, check_nearest_map, check_place, check_activity,
+          check_activity_guidance, check_red_band,
           check_names, check_keyboard_focus, check_colour_schemes, check_console]
 # Without the page loaded, or without values, nothing after makes sense.
 FATAL = {check_loads, check_formats}

@@ -14,6 +14,8 @@ public enum DashboardInput: Sendable, Hashable {
     case bearingLock(device: String, BearingLockReport)
     case location(device: String, LocationReport)
     case permissions(device: String, PermissionsReport)
+    /// The activity service's summary of the device's week (`stepcompass/{device}/activity`).
+    case activity(device: String, ActivityReport)
     case markersStatus(MarkersStatusReport)
     case markersCollection([Marker])
     /// A service's status; nil when the retained status was cleared.
@@ -21,7 +23,7 @@ public enum DashboardInput: Sendable, Hashable {
 
     /// The topics the view model reads.
     public enum Kind: Sendable, Hashable {
-        case steps, heading, position, calibration, bearingLock, location, permissions
+        case steps, heading, position, calibration, bearingLock, location, permissions, activity
         case markersStatus, markersCollection
         case serviceStatus(String)
     }
@@ -52,6 +54,7 @@ public enum DashboardInput: Sendable, Hashable {
         case .location: return .location(device: device, try decoder.decode(LocationReport.self, what: "location"))
         case .permissions:
             return .permissions(device: device, try decoder.decode(PermissionsReport.self, what: "permissions"))
+        case .activity: return .activity(device: device, try decoder.decode(ActivityReport.self, what: "activity"))
         case .markersStatus: return .markersStatus(try decoder.decode(MarkersStatusReport.self, what: "markers status"))
         case .markersCollection:
             do {

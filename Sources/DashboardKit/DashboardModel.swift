@@ -50,6 +50,7 @@ public struct DashboardModel: Sendable {
         case .bearingLock(let id, let report): return update(id) { $0.bearingLock = report }
         case .location(let id, let report): return update(id) { $0.location = report }
         case .permissions(let id, let report): return update(id) { $0.permissions = report }
+        case .activity(let id, let report): return update(id) { $0.activity = report }
         case .markersStatus(let report):
             markersStatus = report
             return .markers

@@ -30,7 +30,8 @@ extension DeviceState {
             distanceText: DisplayText.distance(position?.distance),
             location: locationView,
             permissions: permissionsView,
-            bearingLock: bearingLockView)
+            bearingLock: bearingLockView,
+            activity: activityView)
     }
 
     /// The pedometer's count of the current session, else the position service's.

@@ -9,6 +9,7 @@ public struct DeviceState: Sendable, Hashable {
     public internal(set) var bearingLock: BearingLockReport?
     public internal(set) var location: LocationReport?
     public internal(set) var permissions: PermissionsReport?
+    public internal(set) var activity: ActivityReport?
     /// The positions walked, oldest first, at most the model's path limit.
     public internal(set) var path: [PathPoint] = []
     public internal(set) var rose = RoseAngle()

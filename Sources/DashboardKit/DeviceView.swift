@@ -43,6 +43,8 @@ public struct DeviceView: Sendable, Hashable, Codable {
     public var location: LocationView?
     public var permissions: PermissionsView
     public var bearingLock: BearingLockView
+    /// The week's steps and the music that fits them (the Activity panel).
+    public var activity: ActivityView
 
     /// The calibration state and, when the user has something to do, the prompt.
     public struct CalibrationView: Sendable, Hashable, Codable {

@@ -137,3 +137,38 @@ public enum DisplayText {
         return result
     }
 }
+
+extension DisplayText {
+    /// `Today: 4,321 steps` (`1 step`), `Today: —` before the first report.
+    public static func todaySteps(_ steps: Int?) -> String {
+        guard let steps else { return "Today: \(unknown)" }
+        return "Today: \(grouped(steps)) \(steps == 1 ? "step" : "steps")"
+    }
+
+    /// `Cadence: 104 steps/min`; nil when not walking (0 or less, or unknown).
+    public static func cadence(_ stepsPerMinute: Double?) -> String? {
+        guard let stepsPerMinute, stepsPerMinute.isFinite, stepsPerMinute > 0 else { return nil }
+        return "Cadence: \(decimal(stepsPerMinute, places: 0)) steps/min"
+    }
+
+    /// `95–115 BPM`, `100 BPM` for a single tempo; nil for an empty or unreadable range.
+    public static func tempo(_ range: [Double]) -> String? {
+        let finite = range.filter(\.isFinite)
+        guard let low = finite.min(), let high = finite.max() else { return nil }
+        let lowText = decimal(low, places: 0)
+        let highText = decimal(high, places: 0)
+        return lowText == highText ? "\(lowText) BPM" : "\(lowText)–\(highText) BPM"
+    }
+
+    /// The activity band in words: `lowActive` reads `Low active`.
+    public static func activityBand(_ band: String) -> String {
+        switch band {
+        case "sedentary": "Sedentary"
+        case "lowActive": "Low active"
+        case "somewhatActive": "Somewhat active"
+        case "active": "Active"
+        case "highlyActive": "Highly active"
+        default: band
+        }
+    }
+}

@@ -16,10 +16,15 @@ struct DashboardTopics: Sendable {
     var subscriptions: [SubscriptionRequest] {
         get throws {
             var filters = Self.deviceTopics.keys.map { topics.allDevices($0) }.sorted()
+            filters.append(activityFilter)
             filters += [topics.markersStatus, topics.markersCollection, topics.serviceStatus("+")]
             return try filters.map { SubscriptionRequest(try TopicFilter($0), qos: .atLeastOnce) }
         }
     }
+
+    /// `stepcompass/+/activity`: the activity service's week summary (not among the contract's device topics).
+    private var activityFilter: String { "\(topics.prefix)/+/\(Self.activitySuffix)" }
+    private static let activitySuffix = "activity"
 
     /// A received topic's kind and device (empty for topics that are not per device); nil for a topic
     /// the dashboard does not read.
@@ -32,9 +37,20 @@ struct DashboardTopics: Sendable {
             guard !name.isEmpty, !name.contains("/") else { return nil }
             return (.serviceStatus(String(name)), "")
         }
+        if let device = activityDevice(topic) { return (.activity, device) }
         guard let (device, suffix) = topics.parseDeviceTopic(topic), let kind = Self.deviceTopics[suffix] else {
             return nil
         }
         return (kind, device)
+    }
+
+    /// The device of a `{prefix}/{device}/activity` topic; nil for any other topic, and for a name no device may
+    /// have (`stepcompass/errors/activity`, the activity service's error topic, also matches `+/activity`).
+    private func activityDevice(_ topic: String) -> String? {
+        let head = topics.prefix + "/"
+        let tail = "/" + Self.activitySuffix
+        guard topic.hasPrefix(head), topic.hasSuffix(tail), topic.count > head.count + tail.count else { return nil }
+        let device = topic.dropFirst(head.count).dropLast(tail.count)
+        return DeviceID.isValid(String(device)) ? String(device) : nil
     }
 }

@@ -59,6 +59,32 @@ struct DashboardServiceTests {
         }
     }
 
+    @Test("An activity message reaches the device's view in /api/state; the activity error topic is not a device")
+    func activityState() async throws {
+        let activity = client("activity")
+        try await activity.send("stepcompass/errors/activity", #"{"error": "not a device"}"#, retain: true)
+        try await activity.send("stepcompass/walker-1/activity", #"""
+            {"timestamp": "2026-11-22T10:15:30.250Z", "timeZone": "UTC", "today": 4321,
+             "days": [8000, 12000, 3000, 0, 9000, 7000, 4321], "weekTotal": 43321, "dailyMean": 6188.7,
+             "band": "lowActive", "cadence": 104, "authorization": "authorized", "guidance": null,
+             "suggestion": {"playlist": {"id": "focused", "name": "Focused", "description": "Steady.",
+                            "tempo": [95, 115], "link": "https://music.example/focused"}, "reason": "Walking."}}
+            """#, retain: true)
+        try await DashboardHarness.with(bus: serviceBus()) { dashboard in
+            let state = try await dashboard.getJSON("/api/state")
+            #expect(state.body["devices"] as? [String] == ["walker-1"])
+            let view = try #require(state.body["device"] as? [String: Any])
+            let panel = try #require(view["activity"] as? [String: Any])
+            #expect(panel["todayText"] as? String == "Today: 4,321 steps")
+            #expect(panel["cadenceText"] as? String == "Cadence: 104 steps/min")
+            #expect(panel["bandText"] as? String == "Low active")
+            #expect((panel["days"] as? [[String: Any]])?.count == 7)
+            let playlist = try #require(panel["playlist"] as? [String: Any])
+            #expect(playlist["link"] as? String == "https://music.example/focused")
+            #expect(playlist["tempoText"] as? String == "95–115 BPM")
+        }
+    }
+
     @Test("The event stream sends a snapshot, then each change of the followed device")
     func eventStream() async throws {
         let device = client()

@@ -17,6 +17,7 @@ const page = {
   source: null,          // the EventSource
   reconnectTimer: null,
   markersKey: '',        // what the markers map was last drawn from, to redraw only when it changes
+  activityKey: '',       // what the activity chart was last drawn from
   markerNames: new Map(),
   selectedMarker: null,
   nearestRequest: 0,     // counts marker taps, so a late answer never overwrites a newer one
@@ -124,6 +125,7 @@ function renderDevice(view) {
   renderLock(view.bearingLock);
   renderLocation(view.location);
   renderPermissions(view.permissions);
+  renderActivity(view.activity);
   for (const id of ['lock-button', 'north-toggle', 'calibrate-button', 'reset-position']) $(id).disabled = false;
 }
 
@@ -181,6 +183,81 @@ function renderElevation() {
 function renderPermissions(permissions) {
   setText('permissions', permissions.text);
   showText('permissions-guidance', permissions.guidance);
+}
+
+// ---- Activity ------------------------------------------------------------------------------------
+
+// The chart's geometry in its 280×150 view box: seven slots, the bars standing on a baseline, the value above
+// each bar and the day's label below.
+const CHART = { width: 280, slot: 40, bar: 26, top: 16, baseline: 126, label: 142 };
+
+function renderActivity(activity) {
+  if (!activity) return;
+  setText('activity-today', activity.todayText);
+  setHidden($('activity-waiting'), activity.reported);
+  setHidden($('activity-figure'), !activity.days.length);
+  setText('activity-week', activity.weekText);
+  setText('activity-band', activity.bandDetailText);
+  setText('activity-cadence', activity.cadenceText);
+  showText('activity-guidance', activity.guidance);
+  setText('activity-updated', activity.updatedText);
+  renderPlaylist(activity.playlist);
+  const key = JSON.stringify([activity.days, activity.maxSteps]);
+  if (key === page.activityKey) return;
+  page.activityKey = key;
+  drawActivityChart(activity);
+}
+
+function drawActivityChart(activity) {
+  const days = activity.days;
+  const height = CHART.baseline - CHART.top;
+  const offset = (CHART.width - CHART.slot * days.length) / 2;
+  const bars = days.map((day, index) => {
+    const centre = offset + CHART.slot * index + CHART.slot / 2;
+    // A day without steps still shows a sliver, so seven bars are always there to see.
+    const barHeight = Math.max(1, (day.steps / activity.maxSteps) * height);
+    const group = svg('g', { class: day.isToday ? 'bar today' : 'bar', 'data-steps': day.steps });
+    const title = svg('title');
+    title.textContent = day.text;
+    const rect = svg('rect', {
+      x: (centre - CHART.bar / 2).toFixed(2), y: (CHART.baseline - barHeight).toFixed(2),
+      width: CHART.bar, height: barHeight.toFixed(2), rx: 2,
+    });
+    const value = svg('text', { x: centre.toFixed(2), y: (CHART.baseline - barHeight - 4).toFixed(2), class: 'value' });
+    value.textContent = day.stepsText;
+    const label = svg('text', { x: centre.toFixed(2), y: CHART.label, class: 'label' });
+    label.textContent = day.label;
+    group.append(title, rect, value, label);
+    return group;
+  });
+  bars.push(svg('line', { x1: 0, y1: CHART.baseline, x2: CHART.width, y2: CHART.baseline, class: 'baseline' }));
+  $('activity-bars').replaceChildren(...bars);
+  // The image is named only; the numbers are in the table, so a screen reader does not hear them twice.
+  setText('activity-chart-title', activity.chartLabel);
+  setText('activity-table-caption', activity.chartLabel);
+  $('activity-table-body').replaceChildren(...days.map((day) => {
+    const row = document.createElement('tr');
+    const name = document.createElement('th');
+    name.scope = 'row';
+    name.textContent = day.name;
+    const steps = document.createElement('td');
+    steps.textContent = day.stepsText;
+    row.append(name, steps);
+    return row;
+  }));
+}
+
+function renderPlaylist(playlist) {
+  setHidden($('activity-playlist'), !playlist);
+  if (!playlist) return;
+  setText('playlist-name', playlist.name);
+  setText('playlist-tempo', playlist.tempoText);
+  setText('playlist-description', playlist.description);
+  setText('playlist-reason', playlist.reason);
+  const link = $('playlist-link');
+  setHidden(link, !playlist.link);
+  setText('playlist-link', playlist.linkText);
+  if (playlist.link && link.getAttribute('href') !== playlist.link) link.setAttribute('href', playlist.link);
 }
 
 // ---- Walked path ---------------------------------------------------------------------------------
