@@ -28,7 +28,7 @@ trap cleanup EXIT
 chmod 755 "$work"
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-users="sensors compass position markers dashboard bridge device viewer"
+users="sensors compass position markers dashboard bridge activity device viewer"
 ws_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 
 : > "$work/passwd"
@@ -116,6 +116,8 @@ dashboard stepcompass/d1/cmd/settings 1
 dashboard stepcompass/d1/cmd/reset-position 1
 dashboard stepcompass/markers/cmd/refresh 1
 dashboard stepcompass/markers/nearest 1
+dashboard stepcompass/activity/history 1
+dashboard stepcompass/d1/activity 0
 dashboard stepcompass/services/dashboard/status 1
 dashboard stepcompass/errors/dashboard 1
 dashboard stepcompass/d1/steps 0
@@ -149,6 +151,17 @@ bridge stepcompass/phone-1/position 0
 bridge stepcompass/services/sensors/status 0
 bridge sensor-logger 0
 bridge owntracks/alice/phone 0
+activity stepcompass/phone-1/activity 1
+activity stepcompass/replies/client-7/history 1
+activity stepcompass/services/activity/status 1
+activity stepcompass/services/activity/sync 1
+activity stepcompass/errors/activity 1
+activity stepcompass/phone-1/steps 0
+activity stepcompass/phone-1/position 0
+activity stepcompass/activity/history 0
+activity stepcompass/services/position/sync 0
+sensors stepcompass/phone-1/activity 0
+device stepcompass/phone-1/activity 0
 sensors sensor-logger 0
 compass owntracks/alice/phone 0
 viewer sensor-logger 0 ws

@@ -34,7 +34,7 @@ trap cleanup EXIT
 
 # Every service container gets the contract's variables and its own user.
 config="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" -f "$compose_file" config)"
-for service in sensors compass position markers dashboard bridge; do
+for service in sensors compass position markers dashboard bridge activity; do
     block="$(awk -v s="  $service:" '$0 == s { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
     for variable in MQTT_HOST MQTT_PORT MQTT_USERNAME MQTT_PASSWORD MQTT_PROTOCOL MQTT_CLIENT_ID TOPIC_PREFIX LOG_LEVEL LOG_FORMAT; do
         grep -q "^      $variable:" <<< "$block" || fail "service $service lacks $variable"
@@ -65,7 +65,7 @@ run_broker_entrypoint() {
         sh compose/broker-entrypoint.sh true >/dev/null || fail "broker-entrypoint.sh failed"
 }
 run_broker_entrypoint STEPCOMPASS_POSITION_PASSWORD=chosen-by-env
-for user in sensors compass position markers dashboard bridge; do
+for user in sensors compass position markers dashboard bridge activity; do
     [ -s "$work/secrets/$user/password" ] || fail "no password generated for $user"
 done
 first_token="$(cat "$work/secrets/bridge/token" 2>/dev/null)"

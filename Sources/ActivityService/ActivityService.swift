@@ -262,8 +262,14 @@ public actor ActivityService: Service {
         let dayStarts = state.calendar.dayStarts(endingWith: date, count: 7)
         if state.days == nil, let first = dayStarts.first, let last = dayStarts.last {
             do {
-                let buckets = try await store.history(device: device, from: first, to: last + 2 * 86_400, granularity: .day)
-                state.days = Dictionary(buckets.map { ($0.start, $0.steps) }, uniquingKeysWith: +)
+                // A day stored under another zone (the device said its time zone after its first steps) counts for
+                // the day of this zone that contains its start, so nothing stored drops out of the week.
+                let buckets = try await store.history(
+                    device: device, from: first - 86_400, to: last + 2 * 86_400, granularity: .day)
+                let calendar = state.calendar
+                state.days = Dictionary(
+                    buckets.map { (calendar.dayStart(of: Date(timeIntervalSince1970: TimeInterval($0.start))), $0.steps) },
+                    uniquingKeysWith: +)
             } catch {
                 context.logger.warning("could not read a device's days; trying again later", metadata: ["device": "\(device)", "error": "\(error)"])
                 dirty.insert(device)

@@ -22,11 +22,13 @@ struct StepCompassCommand: AsyncParsableCommand {
             Examples:
               stepcompass watch
               stepcompass nearest muc-015 --count 5
+              stepcompass activity --days 3
+              stepcompass history --granularity day --csv
               stepcompass lock 45 --threshold 15
               MQTT_PORT=18830 stepcompass refresh-markers
             """,
         subcommands: [
             WatchCommand.self, NearestCommand.self, LockCommand.self, UnlockCommand.self, CalibrateCommand.self,
-            NorthCommand.self, ResetPositionCommand.self, RefreshMarkersCommand.self,
+            NorthCommand.self, ResetPositionCommand.self, RefreshMarkersCommand.self, ActivityCommand.self, HistoryCommand.self,
         ])
 }

@@ -172,6 +172,19 @@ struct ActivityServiceTests {
         try await fixture.stop()
     }
 
+    @Test("a time zone that arrives after the steps keeps them in the week")
+    func lateTimeZone() async throws {
+        let fixture = try await ActivityFixture()
+        try await fixture.start()
+        try await fixture.publish("stepcompass/late/steps", #"{"steps": 400, "timestamp": "2026-07-01T10:00:00.000Z"}"#)
+        _ = try #require(await fixture.activity("late") { $0.today == 400 })
+        try await fixture.publish("stepcompass/late/permissions", #"{"motion": "authorized", "timeZone": "Europe/Berlin"}"#, retain: true)
+        try await fixture.publish("stepcompass/late/steps", #"{"steps": 450, "timestamp": "2026-07-01T10:05:00.000Z"}"#)
+        let message = try #require(await fixture.activity("late") { $0.timeZone == "Europe/Berlin" && $0.weekTotal == 450 })
+        #expect(message.today == 450)
+        try await fixture.stop()
+    }
+
     @Test("history: MQTT 5 request/response and the 3.1.1 replyTo fallback; a bad request gets an error reply")
     func history() async throws {
         let fixture = try await ActivityFixture()

@@ -1,0 +1,125 @@
+public import Foundation
+import ServiceRuntime
+
+/// A device's retained `stepcompass/{device}/activity` message (from the activity service), decoded.
+public struct ActivitySummary: Sendable, Hashable, Decodable {
+    /// A playlist the service suggests.
+    public struct Playlist: Sendable, Hashable, Decodable {
+        public let id: String
+        public let name: String
+        public let description: String?
+        public let tempo: [Double]?
+        public let link: String?
+    }
+
+    /// The suggestion and why.
+    public struct Suggestion: Sendable, Hashable, Decodable {
+        public let playlist: Playlist
+        public let reason: String?
+    }
+
+    public let timestamp: String
+    public let today: Int64
+    /// Steps of the last seven days, oldest first, today last.
+    public let days: [Int64]
+    public let weekTotal: Int64
+    public let dailyMean: Double
+    public let band: String
+    /// Steps per minute, recently.
+    public let cadence: Double
+    public let authorization: String
+    /// The IANA time zone the days are counted in.
+    public let timeZone: String
+    public let suggestion: Suggestion?
+    public let guidance: String?
+
+    /// Decodes a payload.
+    /// - Throws: ``StepCompassClientError/Code/unreadableReply`` when it is not an activity message.
+    public init(payload: Data) throws(StepCompassClientError) {
+        do {
+            self = try JSONDecoder().decode(ActivitySummary.self, from: payload)
+        } catch {
+            throw StepCompassClientError(.unreadableReply,
+                "the activity message is not the contract's: \(String(decoding: payload.prefix(200), as: UTF8.self))")
+        }
+    }
+
+    /// The width of the longest bar in ``lines(device:days:)``.
+    public static let barWidth = 30
+
+    /// The report for people: today, the last `days` days with a bar each (scaled to the largest), the band, the
+    /// cadence, and the suggestion or the guidance.
+    /// - Parameters:
+    ///   - device: The device's id, for the title.
+    ///   - days: How many of the last days to list, 1...7 (today included).
+    public func lines(device: String, days count: Int = 7) -> [String] {
+        let shown = Array(days.suffix(max(1, min(count, 7))))
+        let labels = Self.dayLabels(endingAt: timestamp, timeZone: timeZone, count: shown.count)
+        let largest = max(shown.max() ?? 0, 1)
+        let numberWidth = shown.map { Self.grouped($0).count }.max() ?? 1
+        var lines = ["Activity of \(device) (days in \(timeZone)):", "  Today: \(Self.grouped(today)) steps", ""]
+        for (index, steps) in shown.enumerated() {
+            let length = steps == 0 ? 0 : max(1, Int((Double(steps) / Double(largest) * Double(Self.barWidth)).rounded()))
+            let number = Self.grouped(steps)
+            let padded = String(repeating: " ", count: numberWidth - number.count) + number
+            let bar = String(repeating: "#", count: length)
+            lines.append("  \(labels[index])  \(padded)  \(bar)".trimmingTrailingSpaces())
+        }
+        lines.append("")
+        lines.append("  Week: \(Self.grouped(weekTotal)) steps, \(Self.grouped(Int64(dailyMean.rounded()))) a day on average")
+        lines.append("  Band: \(band)")
+        lines.append("  Cadence: \(Int(cadence.rounded())) steps/min")
+        if let suggestion {
+            var line = "  Suggestion: \(suggestion.playlist.name)"
+            if let tempo = suggestion.playlist.tempo, tempo.count == 2 {
+                line += " (\(Int(tempo[0].rounded()))–\(Int(tempo[1].rounded())) BPM)"
+            }
+            lines.append(line)
+            if let reason = suggestion.reason, !reason.isEmpty { lines.append("    \(reason)") }
+            if let link = suggestion.playlist.link, !link.isEmpty { lines.append("    \(link)") }
+        } else if let guidance, !guidance.isEmpty {
+            lines.append("  No suggestion (motion access: \(authorization)): \(guidance)")
+        } else {
+            lines.append("  No suggestion yet.")
+        }
+        return lines
+    }
+
+    /// `Mon 23 Nov` for each of the `count` days ending with the day of `timestamp` in `timeZone` (`day -N` when
+    /// the timestamp cannot be read).
+    static func dayLabels(endingAt timestamp: String, timeZone: String, count: Int) -> [String] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = calendar.timeZone
+        formatter.dateFormat = "EEE dd MMM"
+        return (0..<count).map { index in
+            let back = count - 1 - index
+            guard let end = Timestamp.parse(timestamp), let day = calendar.date(byAdding: .day, value: -back, to: end) else {
+                return back == 0 ? "today " : "day -\(back)"
+            }
+            return formatter.string(from: day)
+        }
+    }
+
+    /// `12,345`.
+    static func grouped(_ value: Int64) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return value < 0 ? "-" + result : result
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,153 @@
+public import Bus
+public import Foundation
+public import ServiceRuntime
+
+/// Asks the activity service for a device's step history (`activity/history`) and waits for its reply.
+///
+/// Like ``NearestRequester``: the request carries an MQTT 5 response topic and correlation data, and the
+/// contract's `replyTo`/`correlationId` payload fields for MQTT 3.1.1.
+public struct HistoryRequester: Sendable {
+    public let bus: any MessageBus
+    public let topics: Topics
+    /// How long to wait for the reply.
+    public var timeout: Duration
+
+    /// Creates a requester over a connected bus.
+    public init(bus: any MessageBus, topics: Topics, timeout: Duration = .seconds(5)) {
+        self.bus = bus
+        self.topics = topics
+        self.timeout = timeout
+    }
+
+    /// `stepcompass/activity/history`.
+    public var historyTopic: String { "\(topics.prefix)/activity/history" }
+
+    /// Sends the query and returns the reply (which may be an error reply: see ``HistoryResult/buckets()``).
+    /// - Throws: ``StepCompassClientError/Code/noReply`` when no reply comes within ``timeout``,
+    ///   ``StepCompassClientError/Code/unreadableReply`` when the reply is not the contract's JSON.
+    public func send(_ query: HistoryQuery) async throws -> HistoryResult {
+        let replyTopic = "\(topics.replies)/\(ReplyTopic.level(for: bus.clientID))/history"
+        let correlation = UUID().uuidString
+        let replies = try await bus.subscribe(to: try TopicFilter(replyTopic), qos: .atLeastOnce)
+        var request = BusMessage(
+            topic: historyTopic, payload: query.payload(replyTo: replyTopic, correlationId: correlation), qos: .atLeastOnce)
+        request.properties.responseTopic = replyTopic
+        request.properties.correlationData = Data(correlation.utf8)
+        request.properties.contentType = "application/json"
+        var found: BusMessage?
+        do {
+            try await bus.publish(request)
+            let deadline = ContinuousClock.now + timeout
+            while found == nil, let reply = await replies.next(before: deadline) {
+                if reply.properties.correlationData == Data(correlation.utf8)
+                    || (try? JSONDecoder().decode(Correlated.self, from: reply.payload))?.correlationId == correlation {
+                    found = reply
+                }
+            }
+        } catch {
+            try? await bus.unsubscribe(replies)
+            throw error
+        }
+        try? await bus.unsubscribe(replies)
+        guard let found else {
+            throw StepCompassClientError(.noReply,
+                "no reply from the activity service within \(timeout.secondsText): is stepcompass-activity running?")
+        }
+        return try HistoryResult(payload: found.payload)
+    }
+
+    private struct Correlated: Decodable {
+        let correlationId: String?
+    }
+}
+
+/// The activity service's history reply, raw and decoded.
+public struct HistoryResult: Sendable, Hashable {
+    /// One bucket: its start (ISO 8601 UTC) and its steps.
+    public struct Bucket: Sendable, Hashable, Decodable {
+        public let start: String
+        public let steps: Int64
+    }
+
+    struct Reply: Sendable, Hashable, Decodable {
+        struct Failure: Sendable, Hashable, Decodable {
+            let code: String?
+            let message: String?
+        }
+
+        let device: String?
+        let granularity: String?
+        let timeZone: String?
+        let buckets: [Bucket]?
+        let error: Failure?
+    }
+
+    /// The reply's bytes, as received.
+    public let payload: Data
+    let reply: Reply
+
+    /// Decodes a reply payload.
+    /// - Throws: ``StepCompassClientError/Code/unreadableReply``.
+    public init(payload: Data) throws(StepCompassClientError) {
+        self.payload = payload
+        let decoded: Reply
+        do {
+            decoded = try JSONDecoder().decode(Reply.self, from: payload)
+        } catch {
+            throw Self.unreadable(payload)
+        }
+        guard decoded.error != nil || decoded.buckets != nil else { throw Self.unreadable(payload) }
+        reply = decoded
+    }
+
+    private static func unreadable(_ payload: Data) -> StepCompassClientError {
+        StepCompassClientError(.unreadableReply,
+            "the activity service's reply is not a history reply: \(String(decoding: payload.prefix(200), as: UTF8.self))")
+    }
+
+    /// The time zone the hours and days are counted in (UTC when the reply names none).
+    public var timeZone: String { reply.timeZone ?? "UTC" }
+
+    /// The buckets, oldest first.
+    /// - Throws: ``StepCompassClientError/Code/errorReply`` with the service's message for an error reply.
+    public func buckets() throws(StepCompassClientError) -> [Bucket] {
+        if let error = reply.error {
+            throw StepCompassClientError(.errorReply,
+                "the activity service answered: \(error.message ?? "an error") (\(error.code ?? "error"))")
+        }
+        return reply.buckets ?? []
+    }
+
+    /// `start,steps` and a line per bucket.
+    public func csv() throws(StepCompassClientError) -> [String] {
+        ["start,steps"] + (try buckets()).map { "\($0.start),\($0.steps)" }
+    }
+
+    /// A table: each bucket's start in the device's time zone and its steps, then the total.
+    public func table() throws(StepCompassClientError) -> [String] {
+        let buckets = try buckets()
+        let zone = TimeZone(identifier: timeZone) ?? .gmt
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = reply.granularity == "day" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm"
+        let starts = buckets.map { bucket in Timestamp.parse(bucket.start).map(formatter.string(from:)) ?? bucket.start }
+        let counts = buckets.map { ActivitySummary.grouped($0.steps) }
+        let total = ActivitySummary.grouped(buckets.reduce(0) { $0 + $1.steps })
+        let header = "start (\(timeZone))"
+        let startWidth = max(header.count, starts.map(\.count).max() ?? 0, "total".count)
+        let stepsWidth = max("steps".count, counts.map(\.count).max() ?? 0, total.count)
+        func row(_ left: String, _ right: String) -> String {
+            left + String(repeating: " ", count: startWidth - left.count) + "  "
+                + String(repeating: " ", count: stepsWidth - right.count) + right
+        }
+        var lines = [row(header, "steps")]
+        if buckets.isEmpty {
+            lines.append("(no steps in this range)")
+            return lines
+        }
+        for (start, count) in zip(starts, counts) { lines.append(row(start, count)) }
+        lines.append(row("total", total))
+        return lines
+    }
+}
