@@ -42,13 +42,18 @@ tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'BusTests|MosquittoBusTests'
 
 # Benchmarks: bus throughput against mosquitto's own C clients (same broker, same run), the real compass
-# service under 1000 devices at 50 Hz (exit 3 when it does not keep up; reported, not fatal here), then
-# the package-benchmark suites (k-d tree, GeoJSON ingest, compass pipeline) in their own build folder.
+# service under 1000 devices at 50 Hz, the bridge's step detector and HTTP push, the activity service
+# (10,000 devices at 1 Hz; a year of minute rows queried by day), each load printing KEPT UP or exiting 3
+# (reported, not fatal here), the hand-written codecs against Foundation (codec-bench), then the
+# package-benchmark suites (k-d tree, GeoJSON ingest, compass pipeline) in their own build folder.
 benchmark: release
 	scripts/bus-benchmark.sh
 	-.build/release/stepcompass-buslab compass-load --devices 1000 --rate 50 --duration 20
 	-.build/release/stepcompass-buslab detector-load --devices 2000 --rate 100 --duration 20
 	-.build/release/stepcompass-buslab bridge-load --phones 200 --rate 100 --batch 100 --duration 20
+	-.build/release/stepcompass-buslab activity-load --devices 10000 --rate 1 --duration 60
+	-.build/release/stepcompass-buslab history-query-bench
+	-.build/release/stepcompass-buslab codec-bench
 	STEPCOMPASS_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-benchmarks benchmark
 
 clean:

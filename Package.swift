@@ -156,7 +156,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "StepCompassBusLab",
-            dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", argumentParser, log],
+            dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", argumentParser, log],
             path: "Sources/StepCompassBusLab"
         ),
 
