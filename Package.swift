@@ -204,7 +204,7 @@ let package = Package(
                                                          .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(
             name: "ActivityServiceTests",
-            dependencies: ["ActivityService", "ActivityStore", "ActivityKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime",
+            dependencies: ["StepCompassTesting", "MosquittoBus", "ActivityService", "ActivityStore", "ActivityKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime",
                            log, lifecycle, configuration]
         ),
         .testTarget(

@@ -47,10 +47,10 @@ struct ActivityLoad: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw ValidationError("no stepcompass-activity at \(path): build it or pass --service")
         }
-        var server: ThrowawayPostgres?
+        var server: PostgresServerProcess?
         var url = databaseURL
         if url == nil, postgres {
-            server = try await ThrowawayPostgres.launch()
+            server = try await PostgresServerProcess.launch()
             url = server?.url
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-activity-load-\(UUID().uuidString.prefix(8))")

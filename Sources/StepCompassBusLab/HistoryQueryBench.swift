@@ -1,3 +1,4 @@
+import BusTesting
 import ActivityKit
 import ActivityStore
 import ArgumentParser
@@ -40,10 +41,10 @@ struct HistoryQueryBench: AsyncParsableCommand {
         let sqlite = try SQLiteActivityStore(path: folder.appendingPathComponent("activity.sqlite").path)
         passed = try await bench(sqlite, name: "SQLite") && passed
 
-        var server: ThrowawayPostgres?
+        var server: PostgresServerProcess?
         var url = databaseURL
         if url == nil, postgres {
-            server = try await ThrowawayPostgres.launch()
+            server = try await PostgresServerProcess.launch()
             url = server?.url
         }
         if let url {

@@ -7,6 +7,7 @@ import Logging
 import MosquittoBus
 import ServiceLifecycle
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 /// The activity service built by `buildActivity` over a real `MosquittoBus` and mosquitto, on a temporary SQLite
@@ -31,18 +32,7 @@ struct ActivityBrokerTests {
             "retain.minutes.days": 100_000,
         ]))
         let group = try buildActivity(config: config, logger: Self.logger, bus: bus)
-        let running = Task { try await group.run() }
-        let result: T
-        do {
-            result = try await body()
-        } catch {
-            await group.triggerGracefulShutdown()
-            _ = try? await running.value
-            throw error
-        }
-        await group.triggerGracefulShutdown()
-        try await running.value
-        return result
+        return try await withRunningGroup(group, body)
     }
 
     /// The first message of `subscription` that satisfies `condition`, within `timeout`.

@@ -1,5 +1,6 @@
 import ActivityKit
 import ActivityStore
+import BusTesting
 import Foundation
 import Logging
 import PostgresNIO
@@ -38,7 +39,7 @@ struct SQLiteActivityStoreTests {
 struct PostgresActivityStoreTests {
     @Test("conformance (every case), migrations twice at the current schema version, on a throwaway server")
     func conformance() async throws {
-        let server = try await PostgresServerProcess.launch()
+        let server = try await PostgresServerProcess.launch(fsync: false)
         let url = server.url
         let logger = Logger(label: "test.activity.postgres")
         let conformance = ActivityStoreConformance(open: { try PostgresActivityStore(url: url, logger: logger) })

@@ -1,19 +1,18 @@
-import BusTesting
-import Foundation
+public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A throwaway PostgreSQL server for `activity-load --postgres` and `history-query-bench --postgres`: `initdb` in a
-/// temporary folder, `postgres` on a free loopback port, trust authentication for the user `postgres`; as root the
-/// server runs as the `postgres` user. The same steps as the tests' `PostgresServerProcess`.
-final class ThrowawayPostgres: @unchecked Sendable {
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+/// A throwaway PostgreSQL server for tests and load tools: `initdb` in a temporary folder, `postgres` on a free
+/// loopback port below the ephemeral range, its socket in that folder, trust authentication for the user `postgres`.
+/// As root the server runs as the `postgres` user (it refuses to run as root), the folder owned by it.
+public final class PostgresServerProcess: @unchecked Sendable {
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Debian's binaries, or the first folder on PATH with `postgres` and `initdb`.
-    static var binDirectory: String? {
+    public static var binDirectory: String? {
         let fileManager = FileManager.default
         for version in ["17", "16", "15", "14", "13"] {
             let folder = "/usr/lib/postgresql/\(version)/bin"
@@ -27,18 +26,24 @@ final class ThrowawayPostgres: @unchecked Sendable {
         return nil
     }
 
-    let port: Int
-    let directory: URL
+    public let port: Int
+    public let directory: URL
     private(set) var process: ChildProcess?
     private let runAs: String?
 
     /// `postgres://postgres@127.0.0.1:PORT/postgres`.
-    var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+    public var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
 
-    /// Initialises a cluster and starts the server (fsync on, as in production, unless `fsync` is false); returns
-    /// once it accepts connections.
-    static func launch(fsync: Bool = true) async throws -> ThrowawayPostgres {
-        let server = try ThrowawayPostgres()
+    /// Whether the PostgreSQL tests run: always in CI (`CI=true`), where a missing server fails them, and elsewhere
+    /// only when PostgreSQL is installed.
+    public static var shouldRun: Bool {
+        ProcessInfo.processInfo.environment["CI"] == "true" || binDirectory != nil
+    }
+
+    /// Initialises a cluster and starts the server (fsync on, as in production, unless `fsync` is false; tests turn
+    /// it off); returns once it accepts connections.
+    public static func launch(fsync: Bool = true) async throws -> PostgresServerProcess {
+        let server = try PostgresServerProcess()
         try await server.start(fsync: fsync)
         return server
     }
@@ -59,8 +64,6 @@ final class ThrowawayPostgres: @unchecked Sendable {
         }
     }
 
-    /// The first process whose command line names this server's folder (the postgres postmaster, for its CPU).
-    var serverPID: Int32? { ProcessCPU.pid(commandLineContaining: "\(directory.path)/data -p") }
 
     private func command(_ executable: String, _ arguments: [String]) -> (String, [String]) {
         guard let runAs else { return (executable, arguments) }
@@ -94,7 +97,7 @@ final class ThrowawayPostgres: @unchecked Sendable {
     }
 
     /// Stops the server (a fast shutdown, then SIGKILL) and deletes its folder.
-    func stop() async {
+    public func stop() async {
         if let process {
             let (executable, arguments) = command(
                 "\(Self.binDirectory ?? "")/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-w", "stop", "-m", "fast"])
