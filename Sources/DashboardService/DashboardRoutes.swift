@@ -45,6 +45,9 @@ struct DashboardRoutes: Sendable {
         router.post("/api/markers/refresh") { _, _ in
             await publish(BusMessage(topic: topics.markersRefresh, payload: Data("{}".utf8), qos: .atLeastOnce))
         }
+        router.get("/api/devices/:device/history") { request, context in
+            await history(request, context)
+        }
         router.get("/api/markers/:marker/nearest") { request, context in
             await nearest(request, context)
         }
@@ -140,5 +143,57 @@ struct DashboardRoutes: Sendable {
         } catch {
             return JSONResponse.error("badGateway", "the marker service's reply could not be read: \(error)", status: .badGateway)
         }
+    }
+
+    /// `GET /api/devices/{id}/history?from=ISO&to=ISO&granularity=minute|hour|day[&format=csv]`: the activity
+    /// service's history reply as JSON, or as CSV (`start,steps`) for a spreadsheet.
+    private func history(_ request: Request, _ context: BasicRequestContext) async -> Response {
+        let device = context.parameters.get("device") ?? ""
+        guard DeviceID.isValid(device) else {
+            return JSONResponse.error("badRequest", "invalid device id '\(device)'", status: .badRequest)
+        }
+        let query = request.uri.queryParameters
+        let granularity = query.get("granularity").map { String($0) } ?? "day"
+        let to = query.get("to").map { String($0) } ?? Timestamp.format(Date())
+        let defaultSpan: TimeInterval = granularity == "minute" ? 3_600 : granularity == "hour" ? 86_400 : 7 * 86_400
+        let from = query.get("from").map { String($0) }
+            ?? Timestamp.format((Timestamp.parse(to) ?? Date()).addingTimeInterval(-defaultSpan))
+        let csv = query.get("format") == "csv"
+        let client = HistoryClient(bus: bus, topics: topics, timeout: .milliseconds(Int(configuration.requestTimeout * 1000)))
+        let reply: Data
+        do {
+            switch try await client.history(device: device, from: from, to: to, granularity: granularity) {
+            case .timedOut:
+                let seconds = DisplayText.decimal(configuration.requestTimeout, places: 0)
+                return JSONResponse.error("timeout", "the activity service did not answer within \(seconds) s", status: .gatewayTimeout)
+            case .reply(let data): reply = data
+            }
+        } catch {
+            return JSONResponse.error("busUnavailable", "the history request could not be sent: \(error)", status: .serviceUnavailable)
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
+            return JSONResponse.error("badGateway", "the activity service's reply could not be read", status: .badGateway)
+        }
+        if let failure = object["error"] as? [String: Any] {
+            let code = failure["code"] as? String ?? "badRequest"
+            let status: HTTPResponse.Status = code == "badRequest" ? .badRequest : .serviceUnavailable
+            return JSONResponse.error(code, failure["message"] as? String ?? code, status: status)
+        }
+        guard csv else {
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply)))
+        }
+        var text = "start,steps\n"
+        for bucket in object["buckets"] as? [[String: Any]] ?? [] {
+            text += "\(bucket["start"] as? String ?? ""),\((bucket["steps"] as? NSNumber)?.int64Value ?? 0)\n"
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8",
+                .contentDisposition: "attachment; filename=\"\(device)-\(granularity).csv\"",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -224,6 +224,43 @@ struct DashboardServiceTests {
         }
     }
 
+    @Test("History: the activity service's reply as JSON or CSV, its errors as HTTP statuses, and a timeout")
+    func history() async throws {
+        let activity = client("activity")
+        let requests = try await activity.subscribe(to: TopicFilter("stepcompass/activity/history"))
+        let responder = Task {
+            for await request in requests {
+                let body = try JSONSerialization.jsonObject(with: request.payload) as? [String: Any] ?? [:]
+                let reply: String
+                switch body["device"] as? String {
+                case "walker-1":
+                    #expect(body["granularity"] as? String == "hour")
+                    #expect(body["from"] as? String == "2026-07-01T00:00:00Z")
+                    reply = #"{"device": "walker-1", "granularity": "hour", "timeZone": "UTC", "buckets": [{"start": "2026-07-01T08:00:00.000Z", "steps": 420}, {"start": "2026-07-01T09:00:00.000Z", "steps": 1337}]}"#
+                case "wrong": reply = #"{"error": {"code": "badRequest", "message": "'from' must be before 'to'"}}"#
+                default: continue  // "silent": no answer at all
+                }
+                try await activity.respond(to: request, payload: Data(reply.utf8))
+            }
+        }
+        defer { responder.cancel() }
+        try await DashboardHarness.with(bus: serviceBus()) { dashboard in
+            let query = "from=2026-07-01T00:00:00Z&to=2026-07-02T00:00:00Z&granularity=hour"
+            let json = try await dashboard.getJSON("/api/devices/walker-1/history?\(query)")
+            #expect(json.status == 200)
+            #expect((json.body["buckets"] as? [[String: Any]])?.count == 2)
+            let csv = try await dashboard.get("/api/devices/walker-1/history?\(query)&format=csv")
+            #expect(csv.status == 200)
+            #expect(csv.contentType == "text/csv; charset=utf-8")
+            #expect(csv.body == "start,steps\n2026-07-01T08:00:00.000Z,420\n2026-07-01T09:00:00.000Z,1337\n")
+            let wrong = try await dashboard.getJSON("/api/devices/wrong/history?\(query)")
+            #expect(wrong.status == 400)
+            #expect((wrong.body["error"] as? [String: Any])?["message"] as? String == "'from' must be before 'to'")
+            #expect(try await dashboard.getJSON("/api/devices/silent/history").status == 504)
+            #expect(try await dashboard.getJSON("/api/devices/bad.id/history").status == 400)
+        }
+    }
+
     @Test("Unreadable messages are reported on the dashboard's error topic and the dashboard goes on")
     func badInput() async throws {
         let device = client()
