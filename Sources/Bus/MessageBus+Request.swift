@@ -1,22 +1,26 @@
 public import Foundation
 
 extension MessageBus {
-    /// Sends a request and waits for its reply (MQTT 5 request/response).
+    /// Sends a request and waits for its reply (MQTT 5 request/response, with the contract's MQTT 3.1.1 fallback).
     ///
-    /// Subscribes to `replyTopic`, publishes the request with that response topic and fresh correlation
-    /// data, and returns the first message on the reply topic that carries the same correlation data.
+    /// Subscribes to `replyTopic`, publishes the request with that response topic and `correlation` as its
+    /// correlation data, and returns the first message on the reply topic that carries the same correlation data
+    /// or, as a reply to an MQTT 3.1.1 request does, echoes it as the payload's `correlationId`.
     /// - Parameters:
-    ///   - message: The request; its response topic and correlation data are set here.
+    ///   - message: The request; its response topic and correlation data are set here (a request meant for MQTT
+    ///     3.1.1 services also carries `replyTo` and `correlationId: correlation` in its payload).
     ///   - replyTopic: Where the responder should answer (under `stepcompass/replies/` where ACLs apply).
+    ///   - correlation: The request's correlation id (a fresh one by default).
     ///   - timeout: How long to wait for the reply.
     /// - Throws: ``BusError/Code/timeout`` when no reply arrives in time.
     public func request(
         _ message: BusMessage,
         replyTopic: String,
+        correlation correlationID: String = UUID().uuidString,
         timeout: Duration = .seconds(5)
     ) async throws -> BusMessage {
         try TopicName.validate(replyTopic)
-        let correlation = Data(UUID().uuidString.utf8)
+        let correlation = Data(correlationID.utf8)
         let replies = try await subscribe(to: try TopicFilter(replyTopic), qos: message.qos)
         var request = message
         request.properties.responseTopic = replyTopic
@@ -24,7 +28,8 @@ extension MessageBus {
         do {
             try await publish(request)
             let reply = try await withTimeout(timeout) { () -> BusMessage? in
-                for await reply in replies where reply.properties.correlationData == correlation {
+                for await reply in replies
+                where reply.properties.correlationData == correlation || Self.echoes(correlationID, in: reply.payload) {
                     return reply
                 }
                 return nil
@@ -38,6 +43,12 @@ extension MessageBus {
             try? await unsubscribe(replies)
             throw error
         }
+    }
+
+    /// Whether a reply's JSON payload echoes `correlationID` as its `correlationId` (the MQTT 3.1.1 way).
+    private static func echoes(_ correlationID: String, in payload: Data) -> Bool {
+        guard let object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else { return false }
+        return object["correlationId"] as? String == correlationID
     }
 
     /// Publishes a reply to a request that carries an MQTT 5 response topic, echoing its correlation data.

@@ -27,37 +27,21 @@ public struct NearestRequester: Sendable {
     public func send(_ query: NearestQuery) async throws -> NearestResult {
         let replyTopic = "\(topics.replies)/\(ReplyTopic.level(for: bus.clientID))/nearest"
         let correlation = UUID().uuidString
-        let replies = try await bus.subscribe(to: try TopicFilter(replyTopic), qos: .atLeastOnce)
         var request = BusMessage(
             topic: topics.markersNearest, payload: query.payload(replyTo: replyTopic, correlationId: correlation),
             qos: .atLeastOnce)
-        request.properties.responseTopic = replyTopic
-        request.properties.correlationData = Data(correlation.utf8)
         request.properties.contentType = "application/json"
-        var found: BusMessage?
+        let found: BusMessage?
         do {
-            try await bus.publish(request)
-            let deadline = ContinuousClock.now + timeout
-            while found == nil, let reply = await replies.next(before: deadline) {
-                if reply.properties.correlationData == Data(correlation.utf8)
-                    || (try? JSONDecoder().decode(Correlated.self, from: reply.payload))?.correlationId == correlation {
-                    found = reply
-                }
-            }
-        } catch {
-            try? await bus.unsubscribe(replies)
-            throw error
+            found = try await bus.request(request, replyTopic: replyTopic, correlation: correlation, timeout: timeout)
+        } catch let error as BusError where error.code == .timeout {
+            found = nil
         }
-        try? await bus.unsubscribe(replies)
         guard let found else {
             throw StepCompassClientError(.noReply,
                 "no reply from the marker service within \(timeout.secondsText): is stepcompass-markers running?")
         }
         return try NearestResult(payload: found.payload)
-    }
-
-    private struct Correlated: Decodable {
-        let correlationId: String?
     }
 }
 
