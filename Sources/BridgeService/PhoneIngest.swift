@@ -66,7 +66,7 @@ actor PhoneIngest {
         entry.lastUsed = .now
         devices[device] = entry
         try await publishPermissions(device: device, location: true)
-        try await bus.publish(messages.location(device: device, fix))
+        if let message = messages.location(device: device, fix) { try await bus.publish(message) }
     }
 
     /// Releases the samples of devices that sent nothing for `idle`.
@@ -120,10 +120,10 @@ actor PhoneIngest {
             switch output {
             case .imu(let sample):
                 outcome.imu += 1
-                try await bus.publish(messages.imu(device: device, sample))
+                if let message = messages.imu(device: device, sample) { try await bus.publish(message) }
             case .location(let fix):
                 outcome.locations += 1
-                try await bus.publish(messages.location(device: device, fix))
+                if let message = messages.location(device: device, fix) { try await bus.publish(message) }
             case .steps(let count):
                 outcome.steps += 1
                 let distance = steps.pedometerDistance(device: device, steps: count.steps)

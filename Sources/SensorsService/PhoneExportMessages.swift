@@ -1,5 +1,5 @@
 import Bus
-import Foundation
+
 import PhoneFormats
 import ServiceRuntime
 
@@ -16,42 +16,22 @@ struct PhoneExportMessages: Sendable {
     func message(for output: PhoneOutput) -> BusMessage? {
         switch output {
         case .imu(let sample):
-            guard sample.accel.isFinite, sample.mag.isFinite, sample.gyro?.isFinite != false else { return nil }
-            var text = #"{"timestamp":""# + timestamp(sample.timestamp) + #"","accel":"# + Self.vector(sample.accel)
-            text += #","mag":"# + Self.vector(sample.mag)
-            if let gyro = sample.gyro { text += #","gyro":"# + Self.vector(gyro) }
-            text += "}"
-            return BusMessage(topic: topics.device(device, .imu), text: text, qos: .atMostOnce)
+            ContractPayloads.imu(sample, timeOffset: offset)
+                .map { BusMessage(topic: topics.device(device, .imu), text: $0, qos: .atMostOnce) }
         case .location(let fix):
-            guard fix.latitude.isFinite, fix.longitude.isFinite else { return nil }
-            var text = #"{"timestamp":""# + timestamp(fix.timestamp) + #"","latitude":\#(fix.latitude),"longitude":\#(fix.longitude)"#
-            for (name, value) in [
-                ("altitude", fix.altitude), ("horizontalAccuracy", fix.horizontalAccuracy),
-                ("verticalAccuracy", fix.verticalAccuracy), ("speed", fix.speed), ("course", fix.course),
-            ] {
-                if let value, value.isFinite { text += #","\#(name)":\#(value)"# }
-            }
-            text += "}"
-            return BusMessage(topic: topics.device(device, .location), text: text, qos: .atLeastOnce)
+            ContractPayloads.location(fix, timeOffset: offset)
+                .map { BusMessage(topic: topics.device(device, .location), text: $0, qos: .atLeastOnce) }
         case .steps(let count):
-            let text = #"{"timestamp":""# + timestamp(count.timestamp) + #"","steps":\#(count.steps),"source":"pedometer"}"#
-            return BusMessage(topic: topics.device(device, .steps), text: text, qos: .atLeastOnce)
+            BusMessage(
+                topic: topics.device(device, .steps),
+                text: ContractPayloads.steps(count.steps, source: "pedometer", time: count.timestamp + offset),
+                qos: .atLeastOnce)
         }
     }
 
-    /// The retained permissions: motion authorized; location authorized when the export has fixes.
     func permissions(location: Bool) -> BusMessage {
-        let text = #"{"motion":"authorized","location":"\#(location ? "authorized" : "notDetermined")"}"#
-        return BusMessage(topic: topics.device(device, .permissions), text: text, qos: .atLeastOnce, retain: true)
-    }
-
-    static func vector(_ value: PhoneFormats.Vector3) -> String {
-        "[\(value.x),\(value.y),\(value.z)]"
-    }
-
-    /// The contract's timestamp of an export time in seconds. Exports count in nanoseconds, and a Double of
-    /// seconds holds `…00.010` as `…00.0099999`: half a microsecond keeps the millisecond the phone meant.
-    func timestamp(_ seconds: Double) -> String {
-        Timestamp.format(Date(timeIntervalSince1970: seconds + offset + 0.000_000_5))
+        BusMessage(
+            topic: topics.device(device, .permissions), text: ContractPayloads.permissions(location: location),
+            qos: .atLeastOnce, retain: true)
     }
 }
