@@ -66,9 +66,9 @@ public actor ActivityService: Service {
     }
 
     /// `stepcompass/{device}/activity`.
-    func activityTopic(_ device: String) -> String { "\(context.topics.prefix)/\(device)/activity" }
+    func activityTopic(_ device: String) -> String { context.topics.device(device, .activity) }
     /// `stepcompass/activity/history`.
-    var historyTopic: String { "\(context.topics.prefix)/activity/history" }
+    var historyTopic: String { context.topics.activityHistory }
 
     private func serve() async throws {
         let topics = context.topics

@@ -9,22 +9,17 @@ struct DashboardTopics: Sendable {
     /// The per-device topics shown (not `imu`: 50 messages a second per device that the page never shows).
     private static let deviceTopics: [Topics.DeviceTopic: DashboardInput.Kind] = [
         .steps: .steps, .heading: .heading, .position: .position, .calibration: .calibration,
-        .bearingLock: .bearingLock, .location: .location, .permissions: .permissions,
+        .bearingLock: .bearingLock, .location: .location, .permissions: .permissions, .activity: .activity,
     ]
 
     /// The subscription's filters, all at QoS 1 (each message arrives at the QoS it was published with).
     var subscriptions: [SubscriptionRequest] {
         get throws {
             var filters = Self.deviceTopics.keys.map { topics.allDevices($0) }.sorted()
-            filters.append(activityFilter)
             filters += [topics.markersStatus, topics.markersCollection, topics.serviceStatus("+")]
             return try filters.map { SubscriptionRequest(try TopicFilter($0), qos: .atLeastOnce) }
         }
     }
-
-    /// `stepcompass/+/activity`: the activity service's week summary (not among the contract's device topics).
-    private var activityFilter: String { "\(topics.prefix)/+/\(Self.activitySuffix)" }
-    private static let activitySuffix = "activity"
 
     /// A received topic's kind and device (empty for topics that are not per device); nil for a topic
     /// the dashboard does not read.
@@ -37,20 +32,11 @@ struct DashboardTopics: Sendable {
             guard !name.isEmpty, !name.contains("/") else { return nil }
             return (.serviceStatus(String(name)), "")
         }
-        if let device = activityDevice(topic) { return (.activity, device) }
         guard let (device, suffix) = topics.parseDeviceTopic(topic), let kind = Self.deviceTopics[suffix] else {
             return nil
         }
+        // `stepcompass/errors/activity`, the activity service's error topic, also matches `+/activity`: not a device.
+        if suffix == .activity, !DeviceID.isValid(device) { return nil }
         return (kind, device)
-    }
-
-    /// The device of a `{prefix}/{device}/activity` topic; nil for any other topic, and for a name no device may
-    /// have (`stepcompass/errors/activity`, the activity service's error topic, also matches `+/activity`).
-    private func activityDevice(_ topic: String) -> String? {
-        let head = topics.prefix + "/"
-        let tail = "/" + Self.activitySuffix
-        guard topic.hasPrefix(head), topic.hasSuffix(tail), topic.count > head.count + tail.count else { return nil }
-        let device = topic.dropFirst(head.count).dropLast(tail.count)
-        return DeviceID.isValid(String(device)) ? String(device) : nil
     }
 }

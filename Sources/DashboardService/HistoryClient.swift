@@ -19,7 +19,7 @@ struct HistoryClient: Sendable {
         let body = try JSONSerialization.data(
             withJSONObject: ["device": device, "from": from, "to": to, "granularity": granularity], options: [.sortedKeys])
         let replyTopic = "\(topics.replies)/\(bus.clientID)/\(UUID().uuidString)"
-        let request = BusMessage(topic: "\(topics.prefix)/activity/history", payload: body, qos: .atLeastOnce)
+        let request = BusMessage(topic: topics.activityHistory, payload: body, qos: .atLeastOnce)
         do {
             return .reply(try await bus.request(request, replyTopic: replyTopic, timeout: timeout).payload)
         } catch let error as BusError where error.code == .timeout {

@@ -47,7 +47,7 @@ enum SensorPayloads {
     static func delivery(of topic: Topics.DeviceTopic) -> (qos: QoS, retain: Bool) {
         switch topic {
         case .steps, .location: (.atLeastOnce, false)
-        case .permissions, .calibration, .position, .bearingLock: (.atLeastOnce, true)
+        case .permissions, .calibration, .position, .bearingLock, .activity: (.atLeastOnce, true)
         case .heading: (.atMostOnce, true)
         case .imu, .simulationTruth, .nearby: (.atMostOnce, false)
         case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition: (.atLeastOnce, false)

@@ -21,7 +21,7 @@ public struct ActivityReader: Sendable {
     }
 
     /// `stepcompass/{device}/activity`.
-    public func activityTopic(_ device: String) -> String { "\(topics.prefix)/\(device)/activity" }
+    public func activityTopic(_ device: String) -> String { topics.device(device, .activity) }
 
     /// The activity of `requested`, or of the only device with an activity message.
     /// - Returns: The device, its report and the message's bytes.
@@ -34,7 +34,7 @@ public struct ActivityReader: Sendable {
                 throw StepCompassClientError.invalidInput("--device: \(error.message)")
             }
         }
-        let found = try await retained(filter: requested.map(activityTopic) ?? "\(topics.prefix)/+/activity")
+        let found = try await retained(filter: requested.map(activityTopic) ?? topics.allDevices(.activity))
         if let requested {
             guard let payload = found.first(where: { $0.device == requested })?.payload else {
                 throw StepCompassClientError(.noReply,
@@ -71,10 +71,9 @@ public struct ActivityReader: Sendable {
                     if message.text == marker { break }
                     continue
                 }
-                let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-                guard !message.payload.isEmpty, levels.count >= 2, levels.last == "activity" else { continue }
-                let device = String(levels[levels.count - 2])
-                guard DeviceID.isValid(device), !found.contains(where: { $0.device == device }) else { continue }
+                guard !message.payload.isEmpty, let (device, topic) = topics.parseDeviceTopic(message.topic), topic == .activity,
+                    DeviceID.isValid(device), !found.contains(where: { $0.device == device })
+                else { continue }
                 found.append((device, message.payload))
             }
         } catch {

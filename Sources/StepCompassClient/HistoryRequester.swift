@@ -20,7 +20,7 @@ public struct HistoryRequester: Sendable {
     }
 
     /// `stepcompass/activity/history`.
-    public var historyTopic: String { "\(topics.prefix)/activity/history" }
+    public var historyTopic: String { topics.activityHistory }
 
     /// Sends the query and returns the reply (which may be an error reply: see ``HistoryResult/buckets()``).
     /// - Throws: ``StepCompassClientError/Code/noReply`` when no reply comes within ``timeout``,

@@ -13,6 +13,8 @@ public struct Topics: Sendable, Hashable {
     /// The per-device topic suffixes of the contract.
     public enum DeviceTopic: String, Sendable, CaseIterable {
         case steps, imu, location, permissions, heading, calibration, position, nearby
+        /// The activity service's week summary (`stepcompass-activity`).
+        case activity
         case simulationTruth = "simulation/truth"
         case bearingLock = "bearing-lock"
         case commandBearingLock = "cmd/bearing-lock"
@@ -38,6 +40,8 @@ public struct Topics: Sendable, Hashable {
     public var markersNearest: String { "\(prefix)/markers/nearest" }
     /// Where clients choose reply topics in a deployment with access control.
     public var replies: String { "\(prefix)/replies" }
+    /// The activity service's history requests (request/response like ``markersNearest``).
+    public var activityHistory: String { "\(prefix)/activity/history" }
 
     /// Splits a device topic into its device id and suffix; nil for other topics.
     ///
