@@ -119,9 +119,9 @@ reply="$(timeout 8 mosquitto_rr -p "$port" -u dashboard -P "$dashboard" -t stepc
 case "$reply" in *'"nearest"'*) ;; *) fail "mosquitto_rr got no nearest-marker reply: $reply" ;; esac
 as_dashboard stepcompass/markers/nearest '{"latitude": 48.15, "longitude": 11.59, "count": 2, "replyTo": "stepcompass/replies/contract-311", "correlationId": "c-1"}'
 as_dashboard stepcompass/markers/nearest '{"id": "no-such-marker", "replyTo": "stepcompass/replies/contract-311", "correlationId": 2}'
-# The activity service: the walker's steps so far, per minute, over MQTT 5 (mosquitto_rr) and 3.1.1, in
+# The activity service (waiting up to 30 s for its first activity message; it is retained, so normally at once): the walker's steps so far, per minute, over MQTT 5 (mosquitto_rr) and 3.1.1, in
 # the hour either side of its retained activity's timestamp (the walker's simulated clock, not now).
-activity="$(mosquitto_sub -p "$port" -u viewer -P "$viewer" -t stepcompass/walker-1/activity -C 1 -W 5 2>/dev/null)"
+activity="$(mosquitto_sub -p "$port" -u viewer -P "$viewer" -t stepcompass/walker-1/activity -C 1 -W 30 2>/dev/null)"
 activity_time="$(sed -nE 's/.*"timestamp":"([^"]+)".*/\1/p' <<< "$activity")"
 [ -n "$activity_time" ] || fail "no retained stepcompass/walker-1/activity with a timestamp (got '$(head -c 300 <<< "$activity")')"
 history_from="$(date -u -d "${activity_time:-now} - 1 hour" +%Y-%m-%dT%H:%M:%SZ)"

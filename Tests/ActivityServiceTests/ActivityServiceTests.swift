@@ -71,10 +71,13 @@ final class ActivityFixture: @unchecked Sendable {
         let group = try buildActivity(config: config, logger: Logger(label: "test.activity"), bus: bus)
         self.group = group
         running = Task { try await group.run() }
-        while let message = await status.next(timeout: .seconds(20)) {
-            if message.text.contains("online") { break }
+        var online = false
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !online, let message = await status.next(before: deadline) {
+            online = message.text.contains("online")
         }
         try await probe.unsubscribe(status)
+        try #require(online, "the activity service did not say online within 20 s")
     }
 
     func stop() async throws {
