@@ -125,7 +125,7 @@ public actor ActivityService: Service {
     /// Handles messages in order, then writes the steps among them.
     private func handle(_ messages: [BusMessage]) async throws {
         for message in messages {
-            if message.topic == syncTopic || message.topic.hasPrefix(context.topics.errors(context.service)) { continue }
+            if message.topic == syncTopic { continue }
             if message.topic == historyTopic {
                 try await flush()  // the reply includes every step received before the request
                 await answerHistory(message)

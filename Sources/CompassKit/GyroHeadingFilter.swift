@@ -72,8 +72,6 @@ public struct GyroHeadingFilter: Sendable, Hashable {
     public private(set) var heading: Double?
     /// The estimated gyro bias about the vertical, rad/s (positive: the gyro reads counter-clockwise too much).
     public private(set) var bias = 0.0
-    /// The magnetometer weight of the last sample, 0...1.
-    public private(set) var lastWeight = 1.0
     private var lastTime = 0.0
 
     /// An empty filter.
@@ -85,7 +83,6 @@ public struct GyroHeadingFilter: Sendable, Hashable {
     public mutating func reset() {
         heading = nil
         bias = 0
-        lastWeight = 1
         lastTime = 0
     }
 
@@ -131,7 +128,6 @@ public struct GyroHeadingFilter: Sendable, Hashable {
         horizontalRotation: Double = 0
     ) -> Double {
         let weight = magnetometerWeight.isFinite ? max(0, min(1, magnetometerWeight)) : 0
-        lastWeight = weight
         guard let current = heading, time.isFinite, time > lastTime - 1e-12,
             time - lastTime <= configuration.maxGap, yawRate.isFinite
         else {

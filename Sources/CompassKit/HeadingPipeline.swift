@@ -68,8 +68,8 @@ public struct HeadingPipeline: Sendable {
         public var isSteady: Bool
         /// Whether ``magneticHeading`` came from the gyroscope fusion (the sample carried a gyroscope reading).
         public var isGyroFused = false
-        /// The magnetometer's weight in the gyroscope fusion, 0...1 (1 without a gyroscope).
-        public var magnetometerWeight = 1.0
+        /// The sample's magnetic field corrected with the calibration in use, µT (the raw reading before any).
+        public var correctedField: Vector3 = .zero
 
         /// The heading to publish: true when asked for and a declination is known, else magnetic.
         /// - Parameter preferTrue: Whether the device's setting is true north.
@@ -197,7 +197,7 @@ public struct HeadingPipeline: Sendable {
             pitch: orientation.pitch, roll: orientation.roll, accuracy: accuracy.degrees,
             accuracyComponents: accuracy, interference: interfering, fieldStrength: orientation.fieldStrength,
             smoothedFieldStrength: meanStrength,
-            inclination: orientation.inclination, isSteady: steady, isGyroFused: fused, magnetometerWeight: weight)
+            inclination: orientation.inclination, isSteady: steady, isGyroFused: fused, correctedField: field)
     }
 
     /// The rotation rate about horizontal axes, rad/s: the gyroscope without its component along gravity.

@@ -10,7 +10,6 @@ public final class InMemoryBus: ConnectableBus {
     private let cleanStart: Bool
     private let will: BusMessage?
     private let connection = LockedValue<(id: Int, router: SubscriptionRouter)?>(nil)
-    private let birth = LockedValue<BusMessage?>(nil)
 
     /// Creates a client; call ``connect()`` before use.
     /// - Parameters:
@@ -94,11 +93,6 @@ public final class InMemoryBus: ConnectableBus {
         disconnect()
     }
 
-    /// The in-memory broker never drops a connection by itself, so the message is only kept for the record.
-    public func setBirthMessage(_ message: BusMessage?) {
-        birth.withLock { $0 = message }
-    }
-
-    /// The message set by ``setBirthMessage(_:)``.
-    public var birthMessage: BusMessage? { birth.withLock { $0 } }
+    /// The in-memory broker never drops a connection by itself, so there is no reconnect to republish after.
+    public func setBirthMessage(_ message: BusMessage?) {}
 }
