@@ -51,12 +51,10 @@ actor PhoneIngest {
         var entry = take(device, convention: convention)
         let outputs = entry.session.receive(message)
         devices[device] = entry
-        if entry.permissionsLocation == nil {
-            try await publishPermissions(device: device, location: message.readings.contains { reading in
-                if case .location = reading.sensor { return true }
-                return false
-            })
-        }
+        try await publishPermissions(device: device, location: message.readings.contains { reading in
+            if case .location = reading.sensor { return true }
+            return false
+        })
         return try await publish(outputs, device: device)
     }
 
@@ -107,8 +105,8 @@ actor PhoneIngest {
 
     private func publishPermissions(device: String, location: Bool) async throws {
         guard var entry = devices[device] else { return }
-        // Only ever upgrade: a batch without a fix does not take the location permission back.
-        guard entry.permissionsLocation != true, entry.permissionsLocation != location || entry.permissionsLocation == nil else { return }
+        // Published once, then only upgraded: a batch without a fix does not take the location permission back.
+        guard entry.permissionsLocation == nil || (entry.permissionsLocation == false && location) else { return }
         entry.permissionsLocation = location
         devices[device] = entry
         try await bus.publish(messages.permissions(device: device, location: location))

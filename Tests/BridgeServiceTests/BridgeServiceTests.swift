@@ -87,6 +87,27 @@ struct BridgeServiceTests {
         }
     }
 
+    @Test("location permission: notDetermined until the first fix, then authorized, and never taken back")
+    func permissionsUpgrade() async throws {
+        let feed = try await probe("stepcompass/+/permissions")
+        var noFix: [String] = []
+        for index in 0..<Int64(5) {
+            noFix.append(SensorLoggerBodies.sample("magnetometer", index * 10, SensorLoggerBodies.xyz(12.5, -3.25, -41.0)))
+            noFix.append(SensorLoggerBodies.sample("totalacceleration", index * 10, SensorLoggerBodies.xyz(0, 0, 9.8)))
+        }
+        let withoutFix = SensorLoggerBodies.body(noFix)
+        try await BridgeHarness.with(bus: bridgeBus()) { bridge async throws in
+            #expect(try await bridge.push(withoutFix, query: "device=upgrade").status == 200)
+            let first = await collectJSON(feed) { !$0.isEmpty }
+            #expect(first.first?.json["location"] as? String == "notDetermined")
+            #expect(try await bridge.push(SensorLoggerBodies.android(start: 100), query: "device=upgrade").status == 200)
+            let second = await collectJSON(feed) { !$0.isEmpty }
+            #expect(second.first?.json["location"] as? String == "authorized")
+            #expect(try await bridge.push(withoutFix, query: "device=upgrade").status == 200)
+            #expect(broker.retainedMessage(on: "stepcompass/upgrade/permissions")?.text.contains(#""location":"authorized""#) == true)
+        }
+    }
+
     @Test("batches that arrive out of order are published in time order")
     func outOfOrder() async throws {
         let feed = try await probe("stepcompass/+/imu")
