@@ -1,4 +1,4 @@
-import ActivityKit
+public import ActivityKit
 public import ActivityStore
 public import Bus
 public import Configuration
@@ -22,16 +22,18 @@ import ServiceRuntime
 public func buildActivity(config: ConfigReader, logger: Logger, bus: any ConnectableBus) throws -> ServiceGroup {
     let configuration = ActivityConfiguration(config: config)
     try configuration.validate(config: config)
-    _ = try configuration.loadCatalogue()  // refused before a database is created or opened
+    let catalogue = try configuration.loadCatalogue()  // refused before a database is created or opened
     return try buildActivity(config: config, logger: logger, bus: bus, configuration: configuration,
-                             store: makeActivityStore(configuration: configuration, logger: logger))
+                             store: makeActivityStore(configuration: configuration, logger: logger), catalogue: catalogue)
 }
 
-/// Builds the activity service with `configuration` and `store` (tests pass their own store).
+/// Builds the activity service with `configuration` and `store` (tests pass their own store), and the playlist
+/// catalogue when it was already read.
 public func buildActivity(
-    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: ActivityConfiguration, store: any ActivityStore
+    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: ActivityConfiguration, store: any ActivityStore,
+    catalogue: PlaylistCatalogue? = nil
 ) throws -> ServiceGroup {
-    let catalogue = try configuration.loadCatalogue()
+    let catalogue = try catalogue ?? configuration.loadCatalogue()
     let runtime = BusRuntime(service: "activity", config: config, logger: logger, bus: bus)
     let service = ActivityService(configuration: configuration, catalogue: catalogue, store: store, context: runtime.context)
     return runtime.group([service])

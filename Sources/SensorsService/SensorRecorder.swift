@@ -31,14 +31,14 @@ public struct SensorRecorder<C: Clock>: Service where C.Duration == Duration {
         self.clock = clock
     }
 
-    /// Records until the duration ends or the task is cancelled.
-    /// - Returns: The number of messages written.
-    /// - Throws: ``SensorsError/Code/unwritableRecording`` when the file cannot be created.
     /// Runs as a lifecycle service: waits for the bus, then records (see ``record()``); the group then stops.
     public func run() async throws {
         try await context.serve { _ = try await self.record() }
     }
 
+    /// Records until the duration ends or the task is cancelled.
+    /// - Returns: The number of messages written.
+    /// - Throws: ``SensorsError/Code/unwritableRecording`` when the file cannot be created.
     @discardableResult
     public func record() async throws -> Int {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {

@@ -1,4 +1,5 @@
 public import Foundation
+import DashboardKit
 import ServiceRuntime
 
 /// A device's retained `stepcompass/{device}/activity` message (from the activity service), decoded.
@@ -104,15 +105,9 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
         }
     }
 
-    /// `12,345`.
+    /// `12,345`, as the dashboard writes numbers.
     static func grouped(_ value: Int64) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return value < 0 ? "-" + result : result
+        DisplayText.grouped(Int(value))
     }
 }
 
