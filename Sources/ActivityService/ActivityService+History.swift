@@ -16,7 +16,7 @@ extension ActivityService {
             request = try decoder.decode(HistoryRequest.self, from: message.payload)
         } catch {
             await context.errors.reject(message, reason: error.message)
-            await send(Self.errorReply("badRequest", error.message, correlationId: nil), replyingTo: message, replyTo: nil)
+            await context.reply(Self.errorReply("badRequest", error.message, correlationId: nil), to: message, replyTo: nil)
             return
         }
         let payload: Data
@@ -27,7 +27,7 @@ extension ActivityService {
             if failure.code == "badRequest" { await context.errors.reject(message, reason: failure.message) }
             payload = Self.errorReply(failure.code, failure.message, correlationId: request.correlationId)
         }
-        await send(payload, replyingTo: message, replyTo: request.replyTo)
+        await context.reply(payload, to: message, replyTo: request.replyTo)
     }
 
     struct HistoryFailure: Error {
@@ -71,23 +71,5 @@ extension ActivityService {
 
     static func errorReply(_ code: String, _ message: String, correlationId: CorrelationID?) -> Data {
         (try? JSONEncoder.activity.encode(HistoryErrorReply(error: .init(code: code, message: message), correlationId: correlationId))) ?? Data()
-    }
-
-    /// Sends a reply: to the MQTT 5 response topic when the request has one, else to `replyTo`.
-    private func send(_ payload: Data, replyingTo message: BusMessage, replyTo: String?) async {
-        do {
-            if message.properties.responseTopic != nil {
-                try await context.bus.respond(to: message, payload: payload, qos: .atLeastOnce)
-            } else if let replyTo {
-                try TopicName.validate(replyTo)
-                try await context.bus.publish(BusMessage(topic: replyTo, payload: payload, qos: .atLeastOnce))
-            } else {
-                await context.errors.reject(message, reason: "the request has neither an MQTT 5 response topic nor a 'replyTo' topic")
-            }
-        } catch let error as BusError where error.code == .invalidTopic {
-            await context.errors.reject(message, reason: "'replyTo' is not a valid topic: \(error.message)")
-        } catch {
-            context.logger.warning("could not send a history reply", metadata: ["error": "\(error)"])
-        }
     }
 }

@@ -18,7 +18,7 @@ extension MarkerService {
             await context.errors.reject(message, reason: error.message)
             payload = Self.encodeError(.badRequest(error.message), correlationId: nil)
         }
-        await send(payload, replyingTo: message, replyTo: request?.replyTo)
+        await context.reply(payload, to: message, replyTo: request?.replyTo)
     }
 
     /// The reply payload for a decoded request (an error reply included).
@@ -87,24 +87,5 @@ extension MarkerService {
 
     static func encodeError(_ failure: NearestFailure, correlationId: CorrelationID?) -> Data {
         (try? encoder.encode(NearestErrorReply(failure, correlationId: correlationId))) ?? Data()
-    }
-
-    /// Sends a reply: to the MQTT 5 response topic when the request has one, else to `replyTo`.
-    private func send(_ payload: Data, replyingTo message: BusMessage, replyTo: String?) async {
-        do {
-            if message.properties.responseTopic != nil {
-                try await bus.respond(to: message, payload: payload, qos: .atLeastOnce)
-            } else if let replyTo {
-                try TopicName.validate(replyTo)
-                try await bus.publish(BusMessage(topic: replyTo, payload: payload, qos: .atLeastOnce))
-            } else {
-                await context.errors.reject(
-                    message, reason: "the request has neither an MQTT 5 response topic nor a 'replyTo' topic")
-            }
-        } catch let error as BusError where error.code == .invalidTopic {
-            await context.errors.reject(message, reason: "'replyTo' is not a valid topic: \(error.message)")
-        } catch {
-            logger.warning("could not send a nearest reply", metadata: ["error": "\(error)"])
-        }
     }
 }
