@@ -20,6 +20,13 @@ actor CompassEngine {
     private let start: ContinuousClock.Instant
     private var devices: [String: DeviceCompass] = [:]
     private var outbox: [DeviceCompass.Outbound] = []
+    /// Messages waiting to be published, in the order the state changed. The engine is an actor, and a publish
+    /// suspends: if the timer and the message handler each published their own list, a heading and bearing lock
+    /// computed by the timer before an `unlock` could reach the broker after the unlocked bearing lock and stay
+    /// retained (the dashboard then showed "Locked on …" for ever). One queue, drained by whichever caller finds it
+    /// idle, keeps the broker's order the order of the changes.
+    private var pending: [(device: String, outbound: DeviceCompass.Outbound)] = []
+    private var draining = false
 
     init(configuration: CompassConfiguration, model: WorldMagneticModel, context: BusServiceContext) {
         self.configuration = configuration
@@ -112,7 +119,7 @@ actor CompassEngine {
             }
         }
         for (device, messages) in due {
-            await publish(messages, for: device)
+            await enqueue(messages, for: device)
         }
     }
 
@@ -194,32 +201,44 @@ actor CompassEngine {
     private func publish(for device: String) async {
         let messages = outbox
         outbox.removeAll(keepingCapacity: true)
-        await publish(messages, for: device)
+        await enqueue(messages, for: device)
     }
 
-    private func publish(_ messages: [DeviceCompass.Outbound], for device: String) async {
-        for outbound in messages {
-            do {
-                let message: BusMessage
-                switch outbound {
-                case .heading(let heading):
-                    message = BusMessage(
-                        topic: context.topics.device(device, .heading),
-                        payload: try heading.jsonPayload() ?? encoder.encode(heading),
-                        qos: .atMostOnce, retain: true)
-                case .calibration(let calibration):
-                    message = BusMessage(
-                        topic: context.topics.device(device, .calibration), payload: try encoder.encode(calibration),
-                        qos: .atLeastOnce, retain: true)
-                case .bearingLock(let lock):
-                    message = BusMessage(
-                        topic: context.topics.device(device, .bearingLock), payload: try encoder.encode(lock),
-                        qos: .atLeastOnce, retain: true)
-                }
-                try await context.bus.publish(message)
-            } catch {
-                context.logger.warning("could not publish", metadata: ["device": "\(device)", "error": "\(error)"])
+    /// Queues `messages` behind those already waiting and, unless another caller is publishing the queue now,
+    /// publishes it until it is empty.
+    private func enqueue(_ messages: [DeviceCompass.Outbound], for device: String) async {
+        pending.append(contentsOf: messages.lazy.map { (device, $0) })
+        guard !draining else { return }
+        draining = true
+        while !pending.isEmpty {
+            let batch = pending
+            pending.removeAll(keepingCapacity: true)
+            for (device, outbound) in batch { await publish(outbound, for: device) }
+        }
+        draining = false
+    }
+
+    private func publish(_ outbound: DeviceCompass.Outbound, for device: String) async {
+        do {
+            let message: BusMessage
+            switch outbound {
+            case .heading(let heading):
+                message = BusMessage(
+                    topic: context.topics.device(device, .heading),
+                    payload: try heading.jsonPayload() ?? encoder.encode(heading),
+                    qos: .atMostOnce, retain: true)
+            case .calibration(let calibration):
+                message = BusMessage(
+                    topic: context.topics.device(device, .calibration), payload: try encoder.encode(calibration),
+                    qos: .atLeastOnce, retain: true)
+            case .bearingLock(let lock):
+                message = BusMessage(
+                    topic: context.topics.device(device, .bearingLock), payload: try encoder.encode(lock),
+                    qos: .atLeastOnce, retain: true)
             }
+            try await context.bus.publish(message)
+        } catch {
+            context.logger.warning("could not publish", metadata: ["device": "\(device)", "error": "\(error)"])
         }
     }
 }
