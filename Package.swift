@@ -44,6 +44,8 @@ let package = Package(
         .library(name: "StepCompassContract", targets: ["StepCompassContract"]),
         .library(name: "ActivityKit", targets: ["ActivityKit"]),
         .library(name: "ActivityStore", targets: ["ActivityStore"]),
+        .library(name: "JournalKit", targets: ["JournalKit"]),
+        .library(name: "JournalStore", targets: ["JournalStore"]),
         .executable(name: "stepcompass-sensors", targets: ["StepCompassSensors"]),
         .executable(name: "stepcompass-compass", targets: ["StepCompassCompass"]),
         .executable(name: "stepcompass-position", targets: ["StepCompassPosition"]),
@@ -51,6 +53,7 @@ let package = Package(
         .executable(name: "stepcompass-dashboard", targets: ["StepCompassDashboard"]),
         .executable(name: "stepcompass-bridge", targets: ["StepCompassBridge"]),
         .executable(name: "stepcompass-activity", targets: ["StepCompassActivity"]),
+        .executable(name: "stepcompass-journal", targets: ["StepCompassJournal"]),
         .executable(name: "stepcompass", targets: ["StepCompassCLI"]),
         .executable(name: "stepcompass-buslab", targets: ["StepCompassBusLab"]),
     ],
@@ -77,7 +80,10 @@ let package = Package(
         .target(name: "Bus"),
         .target(name: "InMemoryBus", dependencies: ["Bus"]),
         .target(name: "MosquittoBus", dependencies: ["Bus", "CMosquitto", log]),
-        .target(name: "BusTesting", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", log]),
+        .target(name: "BusTesting", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", log,
+                                                .product(name: "NIOCore", package: "swift-nio"),
+                                                .product(name: "NIOPosix", package: "swift-nio"),
+                                                .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Helpers only this package's tests use (package access, not a product), as swift-configuration's
         // ConfigurationTestingInternal: the one seeded generator, running a built service group.
         .target(name: "StepCompassTesting", dependencies: ["WalkerSimulation", lifecycle]),
@@ -93,11 +99,20 @@ let package = Package(
         .target(name: "StepCompassContract"),
         .target(name: "PhoneFormats", dependencies: ["StepCompassContract"]),
         .target(name: "ActivityKit"),
+        .target(name: "JournalKit"),
 
         // MARK: Storage: the activity store protocol and its two implementations (SQLite, PostgreSQL)
         .target(
             name: "ActivityStore",
             dependencies: ["ActivityKit", log,
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
+
+        // MARK: Storage: the journal's walks, routes and photos, in the same databases as the activity history
+        .target(
+            name: "JournalStore",
+            dependencies: ["JournalKit", "ActivityStore", log,
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
@@ -110,6 +125,11 @@ let package = Package(
                            .product(name: "SystemPackage", package: "swift-system")]
         ),
 
+        // MARK: HTTP fetching as the services that call out share it: bounded bodies, one failure classification
+        .target(name: "HTTPFetching", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                     .product(name: "NIOCore", package: "swift-nio"),
+                                                     .product(name: "NIOHTTP1", package: "swift-nio")]),
+
         // MARK: The services' logic over the bus protocol (tested on the in-memory bus)
         .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
         .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", "PhoneFormats", log, lifecycle, configuration,
@@ -117,7 +137,7 @@ let package = Package(
         .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration]),
         .target(
             name: "MarkerService",
-            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", log, configuration, lifecycle,
+            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", "HTTPFetching", log, configuration, lifecycle,
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
@@ -139,6 +159,13 @@ let package = Package(
                            .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .target(name: "ActivityService", dependencies: ["Bus", "ServiceRuntime", "ActivityKit", "ActivityStore", log, lifecycle, configuration]),
+        .target(
+            name: "JournalService",
+            dependencies: ["Bus", "ServiceRuntime", "JournalKit", "JournalStore", "HTTPFetching", log, lifecycle, configuration,
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]
+        ),
         .target(name: "StepCompassClient", dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log]),
 
         // MARK: Executables (thin: configuration, wiring, lifecycle)
@@ -149,6 +176,7 @@ let package = Package(
         serviceExecutable("stepcompass-dashboard", module: "StepCompassDashboard", dependencies: ["DashboardService"]),
         serviceExecutable("stepcompass-bridge", module: "StepCompassBridge", dependencies: ["BridgeService"]),
         serviceExecutable("stepcompass-activity", module: "StepCompassActivity", dependencies: ["ActivityService"]),
+        serviceExecutable("stepcompass-journal", module: "StepCompassJournal", dependencies: ["JournalService", "JournalKit"]),
         .executableTarget(
             name: "StepCompassCLI",
             dependencies: ["StepCompassClient", "ServiceRuntime", "Bus", "MosquittoBus", "DashboardKit", argumentParser, configuration, log],
@@ -200,12 +228,20 @@ let package = Package(
         ),
         .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
+        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit"]),
+        .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore", "JournalKit", "ActivityStore", "BusTesting", log,
+                                                        .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "ActivityStoreTests", dependencies: ["ActivityStore", "ActivityKit", "BusTesting", log,
                                                          .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: ["StepCompassTesting", "MosquittoBus", "ActivityService", "ActivityStore", "ActivityKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime",
                            log, lifecycle, configuration]
+        ),
+        .testTarget(
+            name: "JournalServiceTests",
+            dependencies: ["StepCompassTesting", "MosquittoBus", "JournalService", "JournalStore", "JournalKit", "Bus", "InMemoryBus", "BusTesting",
+                           "ServiceRuntime", log, lifecycle, configuration, .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
         .testTarget(
             name: "DashboardServiceTests",

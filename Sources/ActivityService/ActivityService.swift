@@ -107,7 +107,7 @@ public actor ActivityService: Service {
         try await publishDue()
 
         while !Task.isCancelled {
-            switch await Self.nextBatch(subscription, limit: configuration.maximumBatch, before: nextDeadline()) {
+            switch await subscription.nextBatch(limit: configuration.maximumBatch, before: nextDeadline()) {
             case .messages(let messages):
                 try await handle(messages)
             case .timeout:
@@ -328,38 +328,6 @@ public actor ActivityService: Service {
             throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 date")
         }
         return date
-    }
-
-    enum Batch {
-        case messages([BusMessage])
-        case timeout
-        case ended
-    }
-
-    /// The messages at hand (waiting for at least one), or `.timeout` once `deadline` passes; a batch taken as the
-    /// deadline passes is returned, never lost.
-    static func nextBatch(_ subscription: BusSubscription, limit: Int, before deadline: ContinuousClock.Instant) async -> Batch {
-        await withTaskGroup(of: Batch.self) { group in
-            group.addTask {
-                let batch = await subscription.nextBatch(limit: limit)
-                return batch.isEmpty ? .ended : .messages(batch)
-            }
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return .timeout
-            }
-            let first = await group.next() ?? .timeout
-            group.cancelAll()
-            // The batch child may have taken messages just as the timer fired: they are returned, never dropped.
-            var taken: [BusMessage] = []
-            if case .messages(let messages) = first { taken = messages }
-            for await other in group {
-                if case .messages(let messages) = other { taken += messages }
-            }
-            if !taken.isEmpty { return .messages(taken) }
-            if case .ended = first { return .ended }
-            return .timeout
-        }
     }
 }
 

@@ -24,3 +24,45 @@ extension BusSubscription {
         }
     }
 }
+
+/// What ``BusSubscription/nextBatch(limit:before:)`` found.
+public enum SubscriptionBatch: Sendable {
+    /// At least one message.
+    case messages([BusMessage])
+    /// The deadline passed with nothing at hand.
+    case timeout
+    /// The subscription ended (the bus closed).
+    case ended
+}
+
+extension BusSubscription {
+    /// The messages at hand (waiting for at least one, at most `limit`), or ``SubscriptionBatch/timeout`` once
+    /// `deadline` passes; ``SubscriptionBatch/ended`` when the subscription ends.
+    ///
+    /// For a service that batches its input and also has timed work (a held publish, a retention, a rest timer). A
+    /// batch taken just as the deadline passes is returned, never lost.
+    public func nextBatch(limit: Int, before deadline: ContinuousClock.Instant) async -> SubscriptionBatch {
+        let subscription = self
+        return await withTaskGroup(of: SubscriptionBatch.self) { group in
+            group.addTask {
+                let batch = await subscription.nextBatch(limit: limit)
+                return batch.isEmpty ? .ended : .messages(batch)
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return .timeout
+            }
+            let first = await group.next() ?? .timeout
+            group.cancelAll()
+            // The batch child may have taken messages just as the timer fired: they are returned, never dropped.
+            var taken: [BusMessage] = []
+            if case .messages(let messages) = first { taken = messages }
+            for await other in group {
+                if case .messages(let messages) = other { taken += messages }
+            }
+            if !taken.isEmpty { return .messages(taken) }
+            if case .ended = first { return .ended }
+            return .timeout
+        }
+    }
+}

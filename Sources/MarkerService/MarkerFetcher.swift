@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPFetching
 import NIOCore
 import NIOHTTP1
 
@@ -77,20 +78,9 @@ struct MarkerFetcher: Sendable {
             throw MarkerServiceError(
                 .httpStatus, "HTTP \(response.status.code) \(response.status.reasonPhrase) from \(url)")
         }
-        let limit = configuration.maxBodyBytes
-        if let declared = response.headers.first(name: "Content-Length").flatMap(Int.init), declared > limit {
-            throw MarkerServiceError(.tooLarge, "the body is \(declared) bytes, more than the limit of \(limit)")
-        }
-        var body: [UInt8] = []
+        let body: [UInt8]
         do {
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= limit else {
-                    throw MarkerServiceError(.tooLarge, "the body is more than the limit of \(limit) bytes")
-                }
-                body.append(contentsOf: chunk.readableBytesView)
-            }
-        } catch let error as MarkerServiceError {
-            throw error
+            body = try await response.boundedBody(limit: configuration.maxBodyBytes, url: url)
         } catch {
             throw Self.classify(error, url: url, readingBody: true)
         }
@@ -99,40 +89,11 @@ struct MarkerFetcher: Sendable {
             lastModified: response.headers.first(name: "Last-Modified"))
     }
 
-    /// Maps a client or connection error to the status topic's codes.
+    /// Maps a client or connection error to the status topic's codes (the shared ``HTTPFetchFailure`` kinds have the
+    /// same names).
     static func classify(_ error: any Error, url: String, readingBody: Bool) -> MarkerServiceError {
         if let error = error as? MarkerServiceError { return error }
-        let text = String(describing: error)
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .connectTimeout: return MarkerServiceError(.timeout, "connecting to \(url) timed out")
-            case .readTimeout: return MarkerServiceError(.timeout, "no data from \(url) within the read timeout")
-            case .deadlineExceeded: return MarkerServiceError(.timeout, "fetching \(url) took longer than the deadline")
-            case .redirectCycleDetected: return MarkerServiceError(.redirectLoop, "the redirects from \(url) loop")
-            case .redirectLimitReached:
-                return MarkerServiceError(.tooManyRedirects, "more redirects than allowed from \(url)")
-            case .remoteConnectionClosed where readingBody:
-                return MarkerServiceError(.truncated, "the connection closed before the whole body of \(url) arrived")
-            case .bodyLengthMismatch:
-                return MarkerServiceError(.truncated, "the body of \(url) is shorter than its Content-Length")
-            default: break
-            }
-        }
-        if readingBody {
-            return MarkerServiceError(.truncated, "reading the body of \(url) failed: \(text)")
-        }
-        let lowered = text.lowercased()
-        if lowered.contains("refused") || lowered.contains("errno: 111") {
-            return MarkerServiceError(.connectionRefused, "connection to \(url) refused")
-        }
-        if lowered.contains("dns") || lowered.contains("resolve") || lowered.contains("host not found")
-            || lowered.contains("name or service not known") || lowered.contains("lookup")
-        {
-            return MarkerServiceError(.dnsFailure, "cannot resolve the host of \(url): \(text)")
-        }
-        if lowered.contains("timeout") || lowered.contains("timed out") {
-            return MarkerServiceError(.timeout, "fetching \(url) timed out: \(text)")
-        }
-        return MarkerServiceError(.connectionFailed, "fetching \(url) failed: \(text)")
+        let failure = HTTPFetchFailure.classify(error, url: url, readingBody: readingBody)
+        return MarkerServiceError(MarkerServiceError.Code(rawValue: failure.kind.rawValue) ?? .fetchFailed, failure.message)
     }
 }

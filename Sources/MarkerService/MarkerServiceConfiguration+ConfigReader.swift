@@ -1,4 +1,5 @@
 public import Configuration
+import ServiceRuntime
 
 extension MarkerServiceConfiguration {
     /// Reads the configuration, falling back to the defaults of ``MarkerServiceConfiguration``'s initializer.
@@ -13,7 +14,7 @@ extension MarkerServiceConfiguration {
     public init(config: ConfigReader) throws(MarkerServiceError) {
         let defaults = MarkerServiceConfiguration()
         func seconds(_ key: String, _ fallback: Duration) throws(MarkerServiceError) -> Duration {
-            let value = config.double(forKey: ConfigKey(key)) ?? config.int(forKey: ConfigKey(key)).map(Double.init)
+            let value = config.number(forKey: ConfigKey(key))
             guard let value else { return fallback }
             guard value.isFinite, value >= 0 else {
                 throw MarkerServiceError(

@@ -47,10 +47,10 @@ enum SensorPayloads {
     static func delivery(of topic: Topics.DeviceTopic) -> (qos: QoS, retain: Bool) {
         switch topic {
         case .steps, .location: (.atLeastOnce, false)
-        case .permissions, .calibration, .position, .bearingLock, .activity: (.atLeastOnce, true)
+        case .permissions, .calibration, .position, .bearingLock, .activity, .journal: (.atLeastOnce, true)
         case .heading: (.atMostOnce, true)
         case .imu, .simulationTruth, .nearby: (.atMostOnce, false)
-        case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition: (.atLeastOnce, false)
+        case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition, .commandWalk, .journalPhoto: (.atLeastOnce, false)
         }
     }
 

@@ -1,4 +1,5 @@
 public import Configuration
+import ServiceRuntime
 import WalkerSimulation
 
 extension SensorsConfiguration {
@@ -15,17 +16,17 @@ extension SensorsConfiguration {
     public init(config: ConfigReader) {
         var walker = WalkerConfiguration()
         walker.seed = UInt64(truncatingIfNeeded: config.int(forKey: "seed", default: Int(walker.seed)))
-        walker.stepLength = config.double(forKey: "step.length", default: walker.stepLength)
-        walker.imuRate = config.double(forKey: "imu.rate", default: walker.imuRate)
-        walker.startLatitude = config.double(forKey: "start.latitude", default: walker.startLatitude)
-        walker.startLongitude = config.double(forKey: "start.longitude", default: walker.startLongitude)
-        walker.hardIronMagnitude = config.double(forKey: "hard.iron", default: walker.hardIronMagnitude)
-        walker.softIronDistortion = config.double(forKey: "soft.iron", default: walker.softIronDistortion)
+        walker.stepLength = config.number(forKey: "step.length", default: walker.stepLength)
+        walker.imuRate = config.number(forKey: "imu.rate", default: walker.imuRate)
+        walker.startLatitude = config.number(forKey: "start.latitude", default: walker.startLatitude)
+        walker.startLongitude = config.number(forKey: "start.longitude", default: walker.startLongitude)
+        walker.hardIronMagnitude = config.number(forKey: "hard.iron", default: walker.hardIronMagnitude)
+        walker.softIronDistortion = config.number(forKey: "soft.iron", default: walker.softIronDistortion)
         walker.figureEight = config.bool(forKey: "figure.eight", default: walker.figureEight)
         let device = config.string(forKey: "device", default: Self.defaults.devices[0])
         self.init(
             devices: config.int(forKey: "devices").map(Self.fleet) ?? [device], walker: walker,
-            speed: config.double(forKey: "speed", default: Self.defaults.speed),
-            duration: config.double(forKey: "duration"))
+            speed: config.number(forKey: "speed", default: Self.defaults.speed),
+            duration: config.number(forKey: "duration"))
     }
 }

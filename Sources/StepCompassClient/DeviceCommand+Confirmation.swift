@@ -44,6 +44,8 @@ extension DeviceCommand {
                 guard case .position(_, let report) = input else { return false }
                 return (report.updates ?? 0) == 0 && (report.steps ?? 0) == 0
             }, describe: { $0.positionText })
+        case .walk:
+            return nil  // the journal's retained walk confirms it; the client's `walk` command reads it
         }
     }
 }

@@ -14,6 +14,9 @@ extension DeviceCommand {
             return reset ? "reset the compass calibration of \(device)" : "started calibrating \(device): move it in a figure-8"
         case .north(let north): return "set \(device) to \(north == .true ? "true" : "magnetic") north"
         case .resetPosition: return "reset the position of \(device) to (0, 0)"
+        case .walk(let start, let name):
+            guard start else { return "stopped the walk of \(device)" }
+            return "started a walk of \(device)" + (name.map { " named '\($0)'" } ?? "")
         }
     }
 

@@ -10,6 +10,7 @@ public import Foundation
 /// | ``calibrate(reset:)`` | `cmd/calibrate` | `{"action": "start"}` or `{"action": "reset"}` |
 /// | ``north(_:)`` | `cmd/settings` | `{"north": "true"}` or `{"north": "magnetic"}` |
 /// | ``resetPosition`` | `cmd/reset-position` | `{}` |
+/// | ``walk(start:name:)`` | `cmd/walk` | `{"action": "start", "name"?}` or `{"action": "stop"}` (the journal) |
 public enum DeviceCommand: Sendable, Hashable {
     /// Lock a bearing (nil: the current heading), warning beyond `threshold` degrees (nil: the service's 10°).
     case lock(bearing: Double?, threshold: Double?)
@@ -21,6 +22,11 @@ public enum DeviceCommand: Sendable, Hashable {
     case north(NorthReference)
     /// Dead reckoning back to (0, 0).
     case resetPosition
+    /// Start a walk of the journal (with an optional name, at most ``maximumWalkName`` characters), or stop it.
+    case walk(start: Bool, name: String?)
+
+    /// The longest walk name.
+    public static let maximumWalkName = 120
 
     /// The allowed bearings: a compass heading.
     public static let bearings: Range<Double> = 0..<360
@@ -34,6 +40,7 @@ public enum DeviceCommand: Sendable, Hashable {
         case .calibrate: .commandCalibrate
         case .north: .commandSettings
         case .resetPosition: .commandResetPosition
+        case .walk: .commandWalk
         }
     }
 
@@ -49,6 +56,11 @@ public enum DeviceCommand: Sendable, Hashable {
         case .calibrate(let reset): fields.append(("action", reset ? "\"reset\"" : "\"start\""))
         case .north(let north): fields.append(("north", "\"\(north.rawValue)\""))
         case .resetPosition: break
+        case .walk(let start, let name):
+            fields.append(("action", start ? "\"start\"" : "\"stop\""))
+            if start, let name, let encoded = try? JSONEncoder().encode(name) {
+                fields.append(("name", String(decoding: encoded, as: UTF8.self)))
+            }
         }
         let body = fields.sorted { $0.0 < $1.0 }.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
         return Data("{\(body)}".utf8)
@@ -93,6 +105,19 @@ public enum DeviceCommand: Sendable, Hashable {
             }
         case .commandResetPosition:
             return .resetPosition
+        case .commandWalk:
+            switch body["action"] as? String {
+            case "stop": return .walk(start: false, name: nil)
+            case "start":
+                guard let raw = body["name"], !(raw is NSNull) else { return .walk(start: true, name: nil) }
+                guard let name = raw as? String else { throw InputError("`name` must be a string") }
+                let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard trimmed.count <= maximumWalkName else {
+                    throw InputError("`name` is \(trimmed.count) characters; at most \(maximumWalkName)")
+                }
+                return .walk(start: true, name: trimmed.isEmpty ? nil : trimmed)
+            default: throw InputError(#"`action` must be "start" or "stop""#)
+            }
         default:
             throw InputError("'\(topic.rawValue)' is not a command topic")
         }

@@ -15,12 +15,17 @@ public struct Topics: Sendable, Hashable {
         case steps, imu, location, permissions, heading, calibration, position, nearby
         /// The activity service's week summary (`stepcompass-activity`).
         case activity
+        /// The journal's current walk (`stepcompass-journal`).
+        case journal
+        /// Each photo point of a walk (`stepcompass-journal`).
+        case journalPhoto = "journal/photo"
         case simulationTruth = "simulation/truth"
         case bearingLock = "bearing-lock"
         case commandBearingLock = "cmd/bearing-lock"
         case commandCalibrate = "cmd/calibrate"
         case commandSettings = "cmd/settings"
         case commandResetPosition = "cmd/reset-position"
+        case commandWalk = "cmd/walk"
     }
 
     /// A device's topic, such as `stepcompass/phone-1/steps`.
@@ -42,6 +47,8 @@ public struct Topics: Sendable, Hashable {
     public var replies: String { "\(prefix)/replies" }
     /// The activity service's history requests (request/response like ``markersNearest``).
     public var activityHistory: String { "\(prefix)/activity/history" }
+    /// The journal's walk requests: a device's walks, one walk's route and photos, or its GPX (request/response).
+    public var journalWalks: String { "\(prefix)/journal/walks" }
 
     /// Splits a device topic into its device id and suffix; nil for other topics.
     ///

@@ -1,22 +1,22 @@
-import NIOCore
-import NIOHTTP1
+public import NIOCore
+public import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// A real HTTP/1.1 server on 127.0.0.1 (port 0) whose every answer a test scripts, including
-/// the broken ones: silence, truncated bodies, endless bodies, redirect loops.
-final class TestHTTPServer: Sendable {
+/// A real HTTP/1.1 server on 127.0.0.1 (a free port below the ephemeral range) whose every answer a test scripts,
+/// including the broken ones: silence, truncated bodies, endless bodies, redirect loops, a closed connection.
+public final class TestHTTPServer: Sendable {
     /// One request as the server saw it.
-    struct Request: Sendable {
-        var path: String
-        var headers: [(String, String)]
-        func header(_ name: String) -> String? {
+    public struct Request: Sendable {
+        public var path: String
+        public var headers: [(String, String)]
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
     }
 
     /// What to do with a request.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// A complete response.
         case respond(status: HTTPResponseStatus, headers: [(String, String)], body: [UInt8])
         /// Accept the request and never answer.
@@ -25,31 +25,35 @@ final class TestHTTPServer: Sendable {
         case truncated(declaredLength: Int, body: [UInt8])
         /// A chunked body that never ends (until the client goes away).
         case endless
+        /// Close the connection without a word (the client sees the connection reset or closed).
+        case close
+        /// `reply`, after `milliseconds` (a server far away).
+        indirect case delayed(milliseconds: Int64, Reply)
 
-        static func document(_ text: String, headers: [(String, String)] = []) -> Reply {
+        public static func document(_ text: String, headers: [(String, String)] = []) -> Reply {
             .respond(status: .ok, headers: [("Content-Type", "application/geo+json")] + headers, body: Array(text.utf8))
         }
 
-        static func status(_ status: HTTPResponseStatus) -> Reply {
+        public static func status(_ status: HTTPResponseStatus) -> Reply {
             .respond(status: status, headers: [], body: Array("\(status.code)".utf8))
         }
 
-        static func redirect(to location: String) -> Reply {
+        public static func redirect(to location: String) -> Reply {
             .respond(status: .found, headers: [("Location", location)], body: [])
         }
     }
 
-    typealias Route = @Sendable (_ request: Request, _ index: Int) -> Reply
+    public typealias Route = @Sendable (_ request: Request, _ index: Int) -> Reply
 
     private let channel: any Channel
     private let recorded: Mutex<[Request]>
-    let port: Int
+    public let port: Int
 
     /// Every request received so far.
-    var requests: [Request] { recorded.withLock { $0 } }
+    public var requests: [Request] { recorded.withLock { $0 } }
 
     /// The base URL, e.g. `http://127.0.0.1:54321`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     private init(channel: any Channel, port: Int) {
         self.channel = channel
@@ -58,18 +62,28 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Starts a server; `route` gets each request and its number (from 0).
-    static func start(route: @escaping Route) async throws -> TestHTTPServer {
+    public static func start(route: @escaping Route) async throws -> TestHTTPServer {
         let log = RequestLog()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(route: route, log: log))
-                }
+        var attempt = 0
+        var bound: (any Channel)?
+        while bound == nil {
+            attempt += 1
+            do {
+                bound = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .childChannelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                            try channel.pipeline.syncOperations.addHandler(Handler(route: route, log: log))
+                        }
+                    }
+                    .bind(host: "127.0.0.1", port: MosquittoBrokerProcess.freePort())
+                    .get()
+            } catch where attempt < 20 {
+                continue  // taken between the check and the bind: draw another
             }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
+        }
+        guard let channel = bound else { throw CancellationError() }
         let port = channel.localAddress?.port ?? 0
         let server = TestHTTPServer(channel: channel, port: port)
         log.server.withLock { $0 = server }
@@ -84,7 +98,7 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Stops listening.
-    func shutdown() async {
+    public func shutdown() async {
         try? await channel.close()
     }
 
@@ -133,6 +147,14 @@ final class TestHTTPServer: Sendable {
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             case .hang:
                 break
+            case .close:
+                context.close(promise: nil)
+            case .delayed(let milliseconds, let later):
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: .milliseconds(milliseconds)) {
+                    let (handler, context) = bound.value
+                    handler.reply(later, context: context)
+                }
             case .truncated(let declared, let body):
                 let headers = HTTPHeaders([("Content-Length", "\(declared)"), ("Content-Type", "application/json")])
                 context.write(

@@ -1,0 +1,367 @@
+import Bus
+import Foundation
+public import JournalKit
+public import JournalStore
+import Logging
+public import ServiceLifecycle
+public import ServiceRuntime
+
+/// The walk journal (`stepcompass-journal`): while a walk is on, the route from GPS fixes (and the dead-reckoned
+/// position where there is no good fix), a photo of the place every ``JournalConfiguration/route`` metres along it,
+/// never the same photo twice in a walk, kept in a database; GPX export.
+///
+/// It subscribes to `+/location`, `+/position`, `+/permissions`, `+/steps`, `+/cmd/walk` and `journal/walks` in one
+/// subscription, so a device's messages are handled in broker order.
+///
+/// - **Walks** start and stop with `cmd/walk` (`{"action": "start", "name"?}`, `{"action": "stop"}`), and with
+///   ``JournalConfiguration/auto`` at the first steps after a rest and after a rest. A walk that is on when the
+///   service stops goes on after a restart (it is in the database).
+/// - **Privacy.** Only while a walk is on *and* the device's `location` permission is `authorized` is a point
+///   recorded or a photo service asked; the `journal` message says why when not.
+/// - **Photos** are looked up by ``PhotoFinder`` in the background, at most ``JournalConfiguration/concurrentLookups``
+///   at once and one at a time per walk (so a walk never gets a photo twice). A failed lookup keeps the point
+///   `pending` and retries it with backoff (``JournalConfiguration/retry``, at least the server's `Retry-After`).
+/// - **`{device}/journal`** (QoS 1, retained) and **`{device}/journal/photo`** (QoS 1) report it.
+/// - **`journal/walks`** requests are answered like `activity/history`.
+///
+/// Bad input is reported on `stepcompass/errors/journal` and dropped; a database that fails is retried with backoff,
+/// so nothing received is lost while it is away.
+public actor JournalService: Service {
+    let configuration: JournalConfiguration
+    let store: any JournalStore
+    let context: BusServiceContext
+    let finder: PhotoFinder
+    let decoder = PayloadDecoder()
+    var devices: [String: DeviceJournal] = [:]
+    /// Photo points waiting for a lookup, per walk, in index order.
+    var queue: [String: [WalkPhotoPoint]] = [:]
+    /// The device of each walk that is on.
+    var walkDevices: [String: String] = [:]
+    /// The photos of each walk that is on (never twice in a walk).
+    var usedPhotos: [String: Set<String>] = [:]
+    /// Walks with a lookup running.
+    var inFlight: Set<String> = []
+    let wake = WakeSignal()
+    var lastFailureLog: (message: String, at: ContinuousClock.Instant)?
+
+    /// Creates the service.
+    /// - Parameters:
+    ///   - configuration: Route rules, photo services, cache, retry.
+    ///   - store: Where walks are kept; migrated at start, closed at the end.
+    ///   - finder: The photo lookups.
+    ///   - context: The bus, topics, logger and error reporter.
+    init(configuration: JournalConfiguration, store: any JournalStore, finder: PhotoFinder, context: BusServiceContext) {
+        self.configuration = configuration
+        self.store = store
+        self.finder = finder
+        self.context = context
+    }
+
+    /// Migrates the store, resumes the walks that were on, then handles messages and looks up photos until the group
+    /// shuts down; the store is closed at the end.
+    public func run() async throws {
+        do {
+            try await retrying("open the journal database") { try await self.store.migrate() }
+            try await resumeWalks()
+            try await context.serve { try await self.serve() }
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+
+    private func serve() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.handleMessages() }
+            group.addTask { await self.lookUpPhotos() }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    // MARK: Messages
+
+    private func handleMessages() async throws {
+        let topics = context.topics
+        let requests = try [Topics.DeviceTopic.permissions, .location, .position, .steps, .commandWalk].map {
+            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
+        } + [SubscriptionRequest(try TopicFilter(topics.journalWalks), qos: .atLeastOnce)]
+        let subscription = try await context.bus.subscribe(to: requests)
+        try await context.ready()
+        let source = await finder.source
+        context.logger.info("subscribed; recording walks", metadata: [
+            "journal.photoEvery": "\(configuration.route.photoEvery)", "journal.maxAccuracy": "\(configuration.route.maximumAccuracy)",
+            "journal.auto": "\(configuration.auto)", "journal.photos": "\(source.rawValue)",
+            "journal.walksOn": "\(walkDevices.count)",
+        ])
+        // Rests are checked at least this often (--auto).
+        let tick = Duration.milliseconds(Int64(min(5, configuration.restSeconds / 4) * 1_000))
+        while !Task.isCancelled {
+            switch await subscription.nextBatch(limit: configuration.maximumBatch, before: .now.advanced(by: tick)) {
+            case .messages(let messages):
+                for message in messages { await handle(message) }
+            case .timeout:
+                break
+            case .ended:
+                try await flush()
+                return
+            }
+            try await flush()
+            try await checkRest()
+            try await publishChanged()
+        }
+    }
+
+    private func handle(_ message: BusMessage) async {
+        do {
+            if message.topic == context.topics.journalWalks {
+                try await flush()  // the reply includes everything received before the request
+                await answerWalks(message)
+                return
+            }
+            guard let (device, topic) = context.topics.parseDeviceTopic(message.topic) else { return }
+            try DeviceID.validate(device)
+            if message.payload.isEmpty { return }  // a cleared retained message
+            switch topic {
+            case .permissions:
+                let input = try decoder.decode(PermissionsInput.self, from: message.payload)
+                if let location = input.location {
+                    devices[device, default: newDevice()].location = location
+                    wake.signal()  // lookups held for this device may run now
+                }
+            case .location:
+                try await location(try decoder.decode(LocationInput.self, from: message.payload), device: device)
+            case .position:
+                position(try decoder.decode(PositionInput.self, from: message.payload), device: device)
+            case .steps:
+                try await steps(try decoder.decode(StepsInput.self, from: message.payload), device: device)
+            case .commandWalk:
+                guard case .walk(let start, let name) = try DeviceCommand.decode(.commandWalk, json: message.payload) else { return }
+                if start {
+                    try await startWalk(device: device, name: name, at: Date().timeIntervalSince1970, automatic: false)
+                } else {
+                    try await stopWalk(device: device, at: Date().timeIntervalSince1970, automatic: false)
+                }
+            default:
+                return
+            }
+        } catch let error as InputError {
+            await context.errors.reject(message, reason: error.message)
+        } catch is CancellationError {
+            return
+        } catch {
+            await context.errors.reject(message, reason: "\(error)")
+        }
+    }
+
+    func newDevice() -> DeviceJournal {
+        DeviceJournal(settings: configuration.route, rest: configuration.restSeconds)
+    }
+
+    private func location(_ input: LocationInput, device: String) async throws {
+        let coordinate = GeoCoordinate(latitude: input.latitude, longitude: input.longitude)
+        guard coordinate.isValid else {
+            throw InputError("'latitude' and 'longitude' must be degrees in [-90, 90] and [-180, 180]")
+        }
+        let time = try Self.time(input.timestamp)
+        var state = devices[device] ?? newDevice()
+        if let accuracy = input.horizontalAccuracy, !(accuracy >= 0 && accuracy <= configuration.route.maximumAccuracy) {
+            // A poor fix is normal (indoors, a cold start): not an error, and not part of the route.
+        } else {
+            state.lastFix = .init(coordinate: coordinate, altitude: input.altitude, accuracy: input.horizontalAccuracy, time: time)
+        }
+        if state.recording {
+            let update = state.tracker.fix(coordinate, altitude: input.altitude, horizontalAccuracy: input.horizontalAccuracy, time: time)
+            state.pendingRoute += update.points
+            state.pendingPoints += update.photoPoints
+        }
+        devices[device] = state
+    }
+
+    private func position(_ input: PositionInput, device: String) {
+        guard var state = devices[device], state.recording, input.x.isFinite, input.y.isFinite else { return }
+        let time = (input.timestamp.flatMap { Timestamp.parse($0) } ?? Date()).timeIntervalSince1970
+        let update = state.tracker.deadReckoned(north: input.x, east: input.y, time: time)
+        state.pendingRoute += update.points
+        state.pendingPoints += update.photoPoints
+        devices[device] = state
+    }
+
+    private func steps(_ input: StepsInput, device: String) async throws {
+        guard input.steps.isFinite, input.steps >= 0 else { throw InputError("'steps' must be a count of 0 or more") }
+        let count = Int64(input.steps)
+        var state = devices[device] ?? newDevice()
+        let moved = state.lastCount.map { count > $0 } ?? (count > 0)
+        state.lastCount = count
+        guard moved, configuration.auto else {
+            devices[device] = state
+            return
+        }
+        let time = try Self.time(input.timestamp)
+        let decision = state.auto.stepped(at: time, walking: state.walk != nil)
+        devices[device] = state
+        if case .start(let at) = decision {
+            try await startWalk(device: device, name: nil, at: at, automatic: true)
+        }
+    }
+
+    /// Stops the walks whose device has rested long enough (`--auto`).
+    private func checkRest() async throws {
+        guard configuration.auto else { return }
+        let now = Date().timeIntervalSince1970
+        for (device, state) in devices {
+            guard let walk = state.walk else { continue }
+            if case .stop(let at) = state.auto.check(now: now, walkStarted: walk.started) {
+                try await stopWalk(device: device, at: at, automatic: true)
+            }
+        }
+    }
+
+    /// The input's timestamp, or now when it has none.
+    static func time(_ text: String?) throws(InputError) -> Double {
+        guard let text else { return Date().timeIntervalSince1970 }
+        guard let date = Timestamp.parse(text) else { throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 date") }
+        return date.timeIntervalSince1970
+    }
+
+    // MARK: Walks
+
+    func startWalk(device: String, name: String?, at time: Double, automatic: Bool) async throws {
+        var state = devices[device] ?? newDevice()
+        if let walk = state.walk {
+            context.logger.info("a walk is already on", metadata: ["device": "\(device)", "journal.walk": "\(walk.id)"])
+            devices[device] = state
+            return
+        }
+        var walk = Walk(id: UUID().uuidString.lowercased(), device: device, name: name, started: time)
+        do {
+            let new = walk
+            try await retrying("start a walk") { try await self.store.startWalk(new) }
+        } catch let error as JournalStoreError {
+            // Another journal instance started one: take it over.
+            guard case .walkActive = error, let active = try await store.activeWalk(device: device) else { throw error }
+            walk = active
+        }
+        state.walk = walk
+        state.tracker = RouteTracker(settings: configuration.route)
+        state.pendingRoute = []
+        state.pendingPoints = []
+        walkDevices[walk.id] = device
+        usedPhotos[walk.id] = []
+        // Start from where the walker is when the last good fix is recent.
+        if state.recording, let fix = state.lastFix, time - fix.time <= 60 {
+            let update = state.tracker.fix(fix.coordinate, altitude: fix.altitude, horizontalAccuracy: fix.accuracy, time: max(fix.time, time))
+            state.pendingRoute += update.points
+        }
+        devices[device] = state
+        context.logger.info(automatic ? "walk started after a rest (--auto)" : "walk started", metadata: [
+            "device": "\(device)", "journal.walk": "\(walk.id)", "journal.name": "\(name ?? "")",
+            "journal.recording": "\(state.recording)",
+        ])
+    }
+
+    func stopWalk(device: String, at time: Double, automatic: Bool) async throws {
+        guard let walk = devices[device]?.walk else {
+            context.logger.info("no walk is on to stop", metadata: ["device": "\(device)"])
+            return
+        }
+        try await flush()
+        let stopped = try await retrying("stop a walk") { try await self.store.stopWalk(id: walk.id, at: max(time, walk.started)) }
+        devices[device]?.walk = nil
+        walkDevices[walk.id] = nil
+        usedPhotos[walk.id] = nil
+        let dropped = queue.removeValue(forKey: walk.id)?.count ?? 0
+        context.logger.info(automatic ? "walk stopped after a rest (--auto)" : "walk stopped", metadata: [
+            "device": "\(device)", "journal.walk": "\(walk.id)", "journal.distance": "\(Int(stopped?.distance ?? walk.distance))",
+            "journal.photos": "\(stopped?.photos ?? walk.photos)", "journal.pointsWithoutPhoto": "\(dropped)",
+        ])
+    }
+
+    /// The walks that were on when the service stopped go on: their route resumes from the last stored point.
+    private func resumeWalks() async throws {
+        let walks = try await retrying("read the walks that are on") { try await self.store.activeWalks() }
+        for walk in walks {
+            let last = try await store.lastRoutePoint(walk: walk.id)
+            var state = devices[walk.device] ?? newDevice()
+            state.walk = walk
+            state.tracker = RouteTracker(settings: configuration.route, resuming: last, photoPointsReached: walk.points)
+            devices[walk.device] = state
+            walkDevices[walk.id] = walk.device
+            let points = try await store.photoPoints(walk: walk.id)
+            usedPhotos[walk.id] = Set(points.compactMap { $0.status == .found ? $0.photo?.id : nil })
+            let pending = points.filter { $0.status == .pending }
+            if !pending.isEmpty { queue[walk.id] = pending }
+        }
+        if !walks.isEmpty {
+            context.logger.info("resumed the walks that were on", metadata: ["journal.walks": "\(walks.count)"])
+        }
+    }
+
+    // MARK: Writing and publishing
+
+    /// Writes the route points and photo points received, and queues the new photo points for a lookup.
+    func flush() async throws {
+        for (device, state) in devices where !state.pendingRoute.isEmpty || !state.pendingPoints.isEmpty {
+            guard var walk = state.walk else {
+                devices[device]?.pendingRoute = []
+                devices[device]?.pendingPoints = []
+                continue
+            }
+            let route = state.pendingRoute
+            let points = state.pendingPoints
+            let id = walk.id
+            try await retrying("store a walk's route") { try await self.store.record(walk: id, route: route, photoPoints: points) }
+            walk.distance = state.tracker.distance
+            walk.routePoints += route.count
+            walk.points = state.tracker.photoPointsReached
+            devices[device]?.walk = walk
+            devices[device]?.pendingRoute = []
+            devices[device]?.pendingPoints = []
+            if !points.isEmpty {
+                queue[walk.id, default: []] += points.map { WalkPhotoPoint(walk: walk.id, point: $0) }
+                wake.signal()
+            }
+        }
+    }
+
+    /// Publishes the `journal` of every device whose walk changed (its distance by 10 m or more).
+    private func publishChanged() async throws {
+        for (device, state) in devices {
+            let payload = JournalPayload(
+                timestamp: Timestamp.format(Date()), walk: state.walk.map(WalkPayload.init), recording: state.recording,
+                reason: state.pausedReason)
+            if let last = state.published {
+                if last.sameContent(as: payload) { continue }
+                if let old = last.walk, let new = payload.walk, old.id == new.id, old.points == new.points, old.photos == new.photos,
+                    old.routePoints != new.routePoints, abs(old.distance - new.distance) < 10, last.recording == payload.recording
+                {
+                    continue
+                }
+            } else if state.walk == nil {
+                continue  // nothing to say of a device that never walked
+            }
+            let data = try JSONEncoder.journal.encode(payload)
+            try await context.bus.publish(BusMessage(topic: context.topics.device(device, .journal), payload: data, qos: .atLeastOnce, retain: true))
+            devices[device]?.published = payload
+        }
+    }
+
+    /// Runs a database operation until it succeeds, with backoff (the database may be restarting); only cancellation
+    /// ends it early.
+    func retrying<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        var delay = Duration.milliseconds(250)
+        while true {
+            do {
+                return try await operation()
+            } catch let error as JournalStoreError {
+                throw error
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                context.logger.warning("could not \(what); retrying", metadata: ["error": "\(error)", "journal.retryIn": "\(delay)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(30))
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPFetching
+import JournalKit
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Finds the photo of a photo point: searches Flickr (with a key) or Wikimedia Commons, takes the first result not
+/// already in the walk whose image downloads, and caches the image.
+///
+/// Every failure is an ``Outcome``, never a throw: the service keeps the point and retries it later.
+/// - A Flickr key that Flickr refuses is logged once, and the journal uses Wikimedia from then on.
+/// - Flickr calls are spaced by one token bucket for all devices, under ``JournalConfiguration/flickrCallsPerHour``.
+/// - An image that cannot be had (404, too large, not an image) is skipped for the next result.
+actor PhotoFinder {
+    enum Outcome: Sendable, Equatable {
+        case found(PhotoCandidate, file: String)
+        /// The services answered and no usable photo is near.
+        case none
+        /// Try again later: why, and the server's `Retry-After` in seconds when it gave one.
+        case failed(String, retryAfter: Double?)
+    }
+
+    /// A failed call: why, and how long the server asked to wait.
+    struct CallFailure: Error {
+        let message: String
+        let retryAfter: Double?
+        /// The Flickr key was refused.
+        var invalidKey = false
+    }
+
+    private let configuration: JournalConfiguration
+    private let client: HTTPClient
+    private let cache: ImageCache
+    private let logger: Logger
+    private var flickrKey: String?
+    private var bucket: TokenBucket
+    /// The most results tried for one point before giving up for now.
+    static let maximumImageTries = 5
+
+    /// Counters for logs and benchmarks.
+    private(set) var searches = 0
+    private(set) var downloads = 0
+    private(set) var flickrCalls: [Double] = []
+
+    init(configuration: JournalConfiguration, client: HTTPClient, cache: ImageCache, logger: Logger) {
+        self.configuration = configuration
+        self.client = client
+        self.cache = cache
+        self.logger = logger
+        self.flickrKey = configuration.flickrKey
+        self.bucket = TokenBucket.perHour(configuration.flickrCallsPerHour, now: Date().timeIntervalSince1970)
+    }
+
+    /// Which service searches now.
+    var source: PhotoSourceKind { flickrKey == nil ? .wikimedia : .flickr }
+
+    /// Finds a photo near `point` that is not in `used`.
+    func find(near point: GeoCoordinate, excluding used: Set<String>) async -> Outcome {
+        var excluded = used
+        var lastImageFailure: String?
+        var imageNetworkFailure = false
+        for radius in [configuration.searchRadius, configuration.wideSearchRadius] {
+            let candidates: [PhotoCandidate]
+            do {
+                candidates = try await search(near: point, radius: radius)
+            } catch {
+                return .failed(error.message, retryAfter: error.retryAfter)
+            }
+            var tries = 0
+            while tries < Self.maximumImageTries, let candidate = PhotoChooser.choose(candidates, excluding: excluded) {
+                tries += 1
+                excluded.insert(candidate.id)
+                if let file = await cache.file(for: candidate.id) { return .found(candidate, file: file) }
+                do {
+                    let file = try await download(candidate)
+                    return .found(candidate, file: file)
+                } catch {
+                    lastImageFailure = error.message
+                    if error.retryAfter != nil || error.message.contains("refused") || error.message.contains("timed out") {
+                        imageNetworkFailure = true
+                    }
+                    logger.debug("an image could not be had; trying the next result", metadata: [
+                        "journal.photo": "\(candidate.id)", "error": "\(error.message)",
+                    ])
+                }
+            }
+            if tries > 0 { break }  // results there, none usable now: no wider search
+        }
+        if let lastImageFailure, imageNetworkFailure { return .failed(lastImageFailure, retryAfter: nil) }
+        if let lastImageFailure { logger.info("no usable image near a point", metadata: ["error": "\(lastImageFailure)"]) }
+        return .none
+    }
+
+    /// One search, Flickr when a key is in use (falling back to Wikimedia when Flickr refuses the key).
+    private func search(near point: GeoCoordinate, radius: Int) async throws(CallFailure) -> [PhotoCandidate] {
+        if let key = flickrKey {
+            do {
+                return try await searchFlickr(key: key, near: point, radius: radius)
+            } catch where error.invalidKey {
+                if flickrKey != nil {
+                    flickrKey = nil
+                    logger.error("Flickr refused the API key; using Wikimedia Commons from now on (check --flickr-key)", metadata: [
+                        "error": "\(error.message)",
+                    ])
+                }
+            }
+        }
+        searches += 1
+        let items = WikimediaSearch.queryItems(near: point, radius: radius)
+        let body = try await get(Self.url(configuration.wikimediaURL, items), limit: configuration.maximumResponseBytes, accept: "application/json")
+        do {
+            return try WikimediaSearch.parse(Data(body))
+        } catch {
+            throw CallFailure(message: "Wikimedia Commons: \(error.description)", retryAfter: nil)
+        }
+    }
+
+    private func searchFlickr(key: String, near point: GeoCoordinate, radius: Int) async throws(CallFailure) -> [PhotoCandidate] {
+        while true {
+            let now = Date().timeIntervalSince1970
+            let wait = bucket.take(now: now)
+            if wait <= 0 { break }
+            do {
+                try await Task.sleep(for: .milliseconds(Int64((wait * 1_000).rounded(.up))))
+            } catch {
+                throw CallFailure(message: "cancelled", retryAfter: nil)
+            }
+        }
+        searches += 1
+        flickrCalls.append(Date().timeIntervalSince1970)
+        if flickrCalls.count > 4_000 { flickrCalls.removeFirst(flickrCalls.count - 4_000) }
+        let items = FlickrSearch.queryItems(apiKey: key, near: point, radiusKilometres: Double(radius) / 1_000)
+        let body = try await get(Self.url(configuration.flickrURL, items), limit: configuration.maximumResponseBytes, accept: "application/json")
+        do {
+            return try FlickrSearch.parse(Data(body))
+        } catch {
+            switch error {
+            case .invalidKey: throw CallFailure(message: "Flickr: \(error.description)", retryAfter: nil, invalidKey: true)
+            default: throw CallFailure(message: "Flickr: \(error.description)", retryAfter: nil)
+            }
+        }
+    }
+
+    /// Downloads a photo's image into the cache.
+    private func download(_ candidate: PhotoCandidate) async throws(CallFailure) -> String {
+        downloads += 1
+        let bytes = try await get(candidate.imageURL, limit: configuration.maximumImageBytes, accept: "image/*")
+        guard let kind = ImageKind(magic: bytes) else {
+            throw CallFailure(message: "\(candidate.imageURL) is not a JPEG, PNG, GIF or WebP image", retryAfter: nil)
+        }
+        do {
+            return try await cache.store(bytes, for: candidate.id, kind: kind)
+        } catch {
+            throw CallFailure(message: "the image cache cannot write \(candidate.id): \(error)", retryAfter: 60)
+        }
+    }
+
+    /// A GET with the journal's User-Agent, timeouts and size limit.
+    private func get(_ url: String, limit: Int, accept: String) async throws(CallFailure) -> [UInt8] {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        request.headers.add(name: "Accept", value: accept)
+        let shown = Self.redacted(url)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: TimeAmount(configuration.requestTimeout))
+        } catch {
+            throw CallFailure(message: HTTPFetchFailure.classify(error, url: shown, readingBody: false).message, retryAfter: nil)
+        }
+        guard (200..<300).contains(response.status.code) else {
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0, now: Date().timeIntervalSince1970) }
+            throw CallFailure(message: "HTTP \(response.status.code) \(response.status.reasonPhrase) from \(shown)", retryAfter: retryAfter)
+        }
+        do {
+            return try await response.boundedBody(limit: limit, url: shown)
+        } catch {
+            throw CallFailure(message: error.message, retryAfter: nil)
+        }
+    }
+
+    /// `base?name=value&...`, percent-encoded.
+    static func url(_ base: String, _ items: [(name: String, value: String)]) -> String {
+        var components = URLComponents(string: base) ?? URLComponents()
+        components.queryItems = (components.queryItems ?? []) + items.map { URLQueryItem(name: $0.name, value: $0.value) }
+        // `+` is a space to many servers: encode it (and `|` for strictness).
+        return (components.url?.absoluteString ?? base).replacingOccurrences(of: "+", with: "%2B")
+    }
+
+    /// A URL without its query, for logs and messages: short, and never the Flickr key (a secret).
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "the photo service" }
+        components.query = nil
+        components.user = nil
+        components.password = nil
+        return components.url?.absoluteString ?? "the photo service"
+    }
+}

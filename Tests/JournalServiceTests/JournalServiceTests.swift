@@ -1,0 +1,194 @@
+import Bus
+import BusTesting
+import Configuration
+import Foundation
+import NIOHTTP1
+import ServiceRuntime
+import Testing
+
+@Suite("buildJournal over the in-memory bus, a real local photo server, SQLite")
+struct JournalServiceTests {
+    @Test("a walk: the route from fixes, a photo every 100 m with its attribution and cached image, stop, list and GPX")
+    func walk() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start()
+        try await fixture.permit("walker")
+        try await fixture.command("walker", #"{"action": "start", "name": "Round the park"}"#)
+        let started = try #require(await fixture.journal("walker") { $0.walk != nil })
+        #expect(started.walk?.name == "Round the park")
+        #expect(started.recording)
+        for step in 0...13 {  // 0 to 260 m north, a fix every 20 m
+            try await fixture.fix("walker", north: Double(step) * 20, seconds: Double(step) * 15)
+        }
+        let first = try #require(await fixture.photo("walker") { $0.point == 1 && $0.status == "found" })
+        let second = try #require(await fixture.photo("walker") { $0.point == 2 && $0.status == "found" })
+        #expect(abs(first.distance - 100) < 0.01)
+        #expect(abs(second.distance - 200) < 0.01)
+        #expect(abs(first.latitude - (52.5 + 100 / 111_194.9)) < 0.0002)
+        let photo = try #require(first.photo)
+        #expect(photo.source == "wikimedia")
+        #expect(photo.author == "Local photographer")
+        #expect(photo.license == "CC BY-SA 4.0")
+        #expect(photo.pageUrl.hasPrefix(fixture.photos.baseURL + "/wiki/"))
+        #expect(photo.imageUrl.hasPrefix("/journal/photos/wikimedia-"))
+        let file = fixture.cacheFolder.appendingPathComponent(String(photo.imageUrl.dropFirst("/journal/photos/".count)))
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(second.photo?.id != photo.id)
+        // The search was Wikimedia's geosearch around the point, with a descriptive User-Agent.
+        let search = try #require(fixture.photos.searches.first)
+        #expect(search.path.contains("generator=geosearch"))
+        #expect(search.path.contains("ggsnamespace=6"))
+        #expect(search.header("User-Agent")?.contains("StepCompass") == true)
+
+        let walking = try #require(await fixture.journal("walker") { ($0.walk?.photos ?? 0) == 2 })
+        let distance = try #require(walking.walk?.distance)
+        #expect(distance >= 250 && distance <= 261)
+        try await fixture.command("walker", #"{"action": "stop"}"#)
+        let stopped = try #require(await fixture.journal("walker") { $0.walk == nil })
+        #expect(!stopped.recording)
+
+        let list = try await fixture.request(#"{"device": "walker"}"#)
+        let walks = try #require(list["walks"] as? [[String: Any]])
+        #expect(walks.count == 1)
+        let id = try #require(walks.first?["id"] as? String)
+        #expect(walks.first?["stopped"] is String)
+        #expect(walks.first?["photos"] as? Int == 2)
+        let one = try await fixture.request(#"{"device": "walker", "walk": "\#(id)"}"#)
+        #expect((one["route"] as? [Any])?.count == 14)
+        #expect((one["points"] as? [[String: Any]])?.map { $0["status"] as? String } == ["found", "found"])
+        let gpx = try #require(try await fixture.request(#"{"device": "walker", "walk": "\#(id)", "format": "gpx"}"#)["gpx"] as? String)
+        #expect(gpx.contains("<trkpt"))
+        #expect(gpx.components(separatedBy: "<wpt ").count == 3)
+        #expect(gpx.contains("<name>Round the park</name>"))
+        let unknown = try await fixture.request(#"{"device": "walker", "walk": "nope"}"#)
+        #expect((unknown["error"] as? [String: Any])?["code"] as? String == "notFound")
+        try await fixture.stop()
+    }
+
+    @Test("back at places already visited, the next result: never the same photo twice in a walk")
+    func neverTwice() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start(["photo.every": 50])
+        try await fixture.permit("looper")
+        try await fixture.command("looper", #"{"action": "start"}"#)
+        _ = try #require(await fixture.journal("looper") { $0.walk != nil })
+        // 100 m north and back, twice: the photo points fall on the same few places again and again.
+        var seconds = 0.0
+        for north in [0, 25, 50, 75, 100, 75, 50, 25, 0, 25, 50, 75, 100, 75, 50, 25, 0] {
+            try await fixture.fix("looper", north: Double(north), seconds: seconds)
+            seconds += 20
+        }
+        var ids: [String] = []
+        var statuses: [Int: String] = [:]
+        while statuses.count < 8, let message = await fixture.photo("looper", where: { $0.status != "pending" }) {
+            statuses[message.point] = message.status
+            if let id = message.photo?.id { ids.append(id) }
+        }
+        #expect(statuses.count == 8)
+        #expect(ids.count >= 5)
+        #expect(Set(ids).count == ids.count, "a photo came twice: \(ids)")
+        try await fixture.stop()
+    }
+
+    @Test("without the location permission nothing is recorded and no photo service is asked; the message says why")
+    func privacy() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start()
+        try await fixture.permit("private", location: "denied")
+        try await fixture.command("private", #"{"action": "start"}"#)
+        let paused = try #require(await fixture.journal("private") { $0.walk != nil })
+        #expect(!paused.recording)
+        #expect(paused.reason?.contains("denied") == true)
+        for step in 0...12 { try await fixture.fix("private", north: Double(step) * 20, seconds: Double(step) * 15) }
+        // Granted now: from here on, and only from here, the route is recorded.
+        try await fixture.permit("private")
+        let recording = try #require(await fixture.journal("private") { $0.recording })
+        #expect(recording.walk?.distance == 0)
+        #expect(fixture.photos.requests.isEmpty)
+        for step in 13...20 { try await fixture.fix("private", north: Double(step) * 20, seconds: Double(step) * 15) }
+        let photo = try #require(await fixture.photo("private") { $0.status == "found" })
+        #expect(photo.point == 1)
+        #expect(photo.latitude > 52.5 + 340 / 111_194.9)  // 100 m after the permission, not from the start
+        try await fixture.stop()
+    }
+
+    @Test("inaccurate fixes are left out; where GPS is poor the dead-reckoned position continues the route")
+    func accuracyAndDeadReckoning() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start()
+        try await fixture.permit("dr")
+        try await fixture.command("dr", #"{"action": "start"}"#)
+        _ = try #require(await fixture.journal("dr") { $0.walk != nil })
+        try await fixture.fix("dr", north: 0, seconds: 0)
+        try await fixture.fix("dr", north: 40, seconds: 30)
+        try await fixture.fix("dr", north: 500, seconds: 60, accuracy: 80)  // poor: ignored
+        // The position service's frame: x north, y east, metres; 20 s and more after the last good fix.
+        for (index, x) in [10.0, 30, 50, 70, 90, 110].enumerated() {
+            let time = Timestamp.format(Date(timeIntervalSince1970: JournalFixture.start + 50 + Double(index) * 10))
+            try await fixture.publish("stepcompass/dr/position", #"{"timestamp": "\#(time)", "x": \#(x), "y": 0, "steps": \#(index * 10)}"#)
+        }
+        let photo = try #require(await fixture.photo("dr") { $0.status == "found" })
+        #expect(photo.point == 1)
+        let walk = try #require(await fixture.journal("dr") { ($0.walk?.distance ?? 0) > 130 })
+        let distance = try #require(walk.walk?.distance)
+        #expect(distance < 150, "the inaccurate fix 500 m away counted: \(distance)")
+        let walks = try await fixture.request(#"{"device": "dr"}"#)
+        let id = try #require((walks["walks"] as? [[String: Any]])?.first?["id"] as? String)
+        let route = try #require(try await fixture.request(#"{"device": "dr", "walk": "\#(id)"}"#)["route"] as? [[String: Any]])
+        #expect(route.contains { $0["source"] as? String == "deadReckoning" })
+        #expect(route.contains { $0["source"] as? String == "gps" })
+        try await fixture.stop()
+    }
+
+    @Test("a walk that is on goes on after a restart, its distance and photo points continuing")
+    func restart() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start()
+        try await fixture.permit("restart")
+        try await fixture.command("restart", #"{"action": "start"}"#)
+        let before = try #require(await fixture.journal("restart") { $0.walk != nil })
+        for step in 0...6 { try await fixture.fix("restart", north: Double(step) * 20, seconds: Double(step) * 15) }
+        _ = try #require(await fixture.photo("restart") { $0.point == 1 && $0.status == "found" })
+        try await fixture.stop()
+        try await fixture.start()
+        for step in 7...11 { try await fixture.fix("restart", north: Double(step) * 20, seconds: Double(step) * 15) }
+        let second = try #require(await fixture.photo("restart") { $0.point == 2 })
+        #expect(second.walk == before.walk?.id)
+        let after = try #require(await fixture.journal("restart") { ($0.walk?.distance ?? 0) >= 219 })
+        #expect(after.walk?.id == before.walk?.id)
+        try await fixture.stop()
+    }
+
+    @Test("bad input is reported on the error topic and the journal carries on")
+    func badInput() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start()
+        try await fixture.permit("bad")
+        try await fixture.command("bad", #"{"action": "jump"}"#)
+        let report = try #require(await fixture.errors.next(timeout: .seconds(10)))
+        #expect(report.text.contains("action"))
+        try await fixture.publish("stepcompass/bad/location", #"{"latitude": 123, "longitude": 0}"#)
+        #expect(await fixture.errors.next(timeout: .seconds(10))?.text.contains("latitude") == true)
+        try await fixture.publish("stepcompass/bad/location", "not json")
+        #expect(await fixture.errors.next(timeout: .seconds(10)) != nil)
+        try await fixture.publish("stepcompass/journal/walks", #"{"device": "bad", "walk": "x", "format": "kml", "replyTo": "test/r"}"#)
+        #expect(await fixture.errors.next(timeout: .seconds(10))?.text.contains("format") == true)
+        try await fixture.command("bad", #"{"action": "start"}"#)
+        #expect(await fixture.journal("bad") { $0.walk != nil } != nil)
+        try await fixture.stop()
+    }
+
+    @Test("--auto: the first steps after a rest start a walk, a rest stops it")
+    func auto() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start(["auto": true, "rest.seconds": 2])
+        try await fixture.permit("auto")
+        try await fixture.publish("stepcompass/auto/steps", #"{"steps": 10}"#)
+        let started = try #require(await fixture.journal("auto") { $0.walk != nil })
+        #expect(started.walk?.stopped == nil)
+        let stopped = await fixture.journal("auto", timeout: .seconds(20)) { $0.walk == nil }
+        #expect(stopped != nil, "the walk did not stop after 2 s of rest")
+        try await fixture.stop()
+    }
+}
