@@ -62,7 +62,10 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Starts a server; `route` gets each request and its number (from 0).
-    public static func start(route: @escaping Route) async throws -> TestHTTPServer {
+    /// - Parameters:
+    ///   - host: The address to listen on (`127.0.0.1`).
+    ///   - port: A fixed port; nil draws a free one below the ephemeral range.
+    public static func start(host: String = "127.0.0.1", port fixed: Int? = nil, route: @escaping Route) async throws -> TestHTTPServer {
         let log = RequestLog()
         var attempt = 0
         var bound: (any Channel)?
@@ -77,9 +80,9 @@ public final class TestHTTPServer: Sendable {
                             try channel.pipeline.syncOperations.addHandler(Handler(route: route, log: log))
                         }
                     }
-                    .bind(host: "127.0.0.1", port: MosquittoBrokerProcess.freePort())
+                    .bind(host: host, port: fixed ?? MosquittoBrokerProcess.freePort())
                     .get()
-            } catch where attempt < 20 {
+            } catch where attempt < 20 && fixed == nil {
                 continue  // taken between the check and the bind: draw another
             }
         }
