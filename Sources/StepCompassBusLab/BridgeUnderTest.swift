@@ -5,26 +5,29 @@ import Foundation
 import Logging
 import MosquittoBus
 
-/// The real `stepcompass-bridge` executable run against the load tools' private broker, with a probe client that
-/// saw it come online (`detector-load`, `bridge-load`).
+/// A real service executable (`stepcompass-bridge` unless told otherwise) run against the load tools' private broker,
+/// with a probe client that saw it come online (`detector-load`, `bridge-load`, `journal-load`).
 struct BridgeUnderTest {
     let process: ChildProcess
     let probe: MosquittoBus
 
-    /// `stepcompass-bridge` next to this executable, unless `path` names one.
-    static func executablePath(_ path: String?) -> String {
+    /// `executable` next to this executable, unless `path` names one.
+    static func executablePath(_ path: String?, executable name: String = "stepcompass-bridge") -> String {
         if let path { return path }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("stepcompass-bridge")
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name)
             .path
     }
 
     /// Starts the bridge with `arguments` against the broker on `port` and waits (up to 30 s) for its retained
     /// `online` status.
-    static func start(path: String, arguments: [String], port: Int, prefix: String, label: String) async throws -> BridgeUnderTest {
+    static func start(
+        path: String, arguments: [String], port: Int, prefix: String, label: String, service: String = "bridge",
+        environment: [String: String] = [:]
+    ) async throws -> BridgeUnderTest {
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw ValidationError("no stepcompass-bridge at \(path): build it or pass --bridge")
+            throw ValidationError("no stepcompass-\(service) at \(path): build it or pass its path")
         }
         var logger = Logger(label: label)
         logger.logLevel = .warning
@@ -32,13 +35,13 @@ struct BridgeUnderTest {
             configuration: MosquittoConfiguration(host: "127.0.0.1", port: port, clientID: "\(label)-probe", cleanStart: true),
             logger: logger)
         try await probe.connect()
-        let status = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/bridge/status"), qos: .atLeastOnce)
+        let status = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/\(service)/status"), qos: .atLeastOnce)
         let process = try ChildProcess(
             executable: path, arguments: arguments,
             environment: [
-                "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "MQTT_CLIENT_ID": "\(label)-bridge",
+                "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "MQTT_CLIENT_ID": "\(label)-\(service)",
                 "TOPIC_PREFIX": prefix, "LOG_LEVEL": "warning",
-            ])
+            ].merging(environment) { _, given in given })
         let found = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await message in status where String(decoding: message.payload, as: UTF8.self).contains("\"online\"") {
@@ -61,7 +64,7 @@ struct BridgeUnderTest {
         guard found, process.isRunning else {
             process.signal(SIGKILL)
             await probe.disconnect()
-            throw ValidationError("stepcompass-bridge did not come online within 30 s:\n\(process.output)")
+            throw ValidationError("stepcompass-\(service) did not come online within 30 s:\n\(process.output)")
         }
         return BridgeUnderTest(process: process, probe: probe)
     }

@@ -10,7 +10,7 @@ struct BusLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stepcompass-buslab",
         abstract: "Load tool for the StepCompass MQTT bus.",
-        subcommands: [Throughput.self, Conformance.self, CompassLoad.self, DetectorLoad.self, BridgeLoad.self, CodecBench.self, ActivityLoad.self, HistoryQueryBench.self, PhotoServer.self])
+        subcommands: [Throughput.self, Conformance.self, CompassLoad.self, DetectorLoad.self, BridgeLoad.self, CodecBench.self, ActivityLoad.self, HistoryQueryBench.self, PhotoServer.self, JournalLoad.self])
 }
 
 /// Publish → receive throughput through a broker: one publishing and one subscribing client.
