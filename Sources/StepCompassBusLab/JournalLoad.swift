@@ -230,7 +230,7 @@ struct JournalLoad: AsyncParsableCommand {
         print("journal-load: \(devices) devices walking \(Int(walked)) s, a photo point every \(Int(interval)) s each, photo server latency \(latency) ms")
         print(String(format: "  target (issue 14): %.2f photo points/s (500 devices, one every 70 s), 50 ms latency; this run: %.2f points/s offered", 500.0 / 70, target))
         print("  fixes sent: \(sent); points reached: \(reachedCount); answered: \(answeredCount) (found \(state.found), none \(state.none)); pending messages (retries): \(state.pending)")
-        print(String(format: "  reach → photo message: p50 %.0f ms, p99 %.0f ms, max %.0f ms", percentile(0.5) * 1_000, percentile(0.99) * 1_000, (latencies.last ?? .nan) * 1_000))
+        print(String(format: "  reach → photo message: p50 %.0f ms, p99 %.0f ms, max %.0f ms (from the fix that crossed the point; the route takes a point every 5 m, so up to %.0f s of walking is included)", percentile(0.5) * 1_000, percentile(0.99) * 1_000, (latencies.last ?? .nan) * 1_000, (5 / (photoEvery / interval)).rounded(.up)))
         print("  photo service calls: Wikimedia searches \(searches), Flickr searches \(flickrCalls.count)")
         if flickr {
             print(String(format: "  Flickr allowance for %.0f s at %d/h (burst %.0f): %.0f calls; made %d", walked + drain, flickrCallsPerHour, bucketCapacity, allowance, flickrCalls.count))
