@@ -28,6 +28,8 @@ actor PhotoFinder {
         let retryAfter: Double?
         /// The Flickr key was refused.
         var invalidKey = false
+        /// Flickr answered with an error that retrying will not mend (method not found, a bad argument).
+        var misconfigured = false
     }
 
     private let configuration: JournalConfiguration
@@ -35,6 +37,7 @@ actor PhotoFinder {
     private let cache: ImageCache
     private let logger: Logger
     private var flickrKey: String?
+    private var loggedMisconfiguration: String?
     private var bucket: TokenBucket
     /// The most results tried for one point before giving up for now.
     static let maximumImageTries = 5
@@ -105,6 +108,15 @@ actor PhotoFinder {
                         "error": "\(error.message)",
                     ])
                 }
+            } catch where error.misconfigured {
+                // Flickr answered, but not to this search (a wrong --flickr-url, a method it does not know): this
+                // lookup asks Wikimedia instead; Flickr is tried again for the next one.
+                if loggedMisconfiguration != error.message {
+                    loggedMisconfiguration = error.message
+                    logger.error("Flickr cannot answer the search; asking Wikimedia Commons instead (check --flickr-url)", metadata: [
+                        "error": "\(error.message)",
+                    ])
+                }
             }
         }
         searches += 1
@@ -138,6 +150,8 @@ actor PhotoFinder {
         } catch {
             switch error {
             case .invalidKey: throw CallFailure(message: "Flickr: \(error.description)", retryAfter: nil, invalidKey: true)
+            case .serviceError(_, _, retryable: false):
+                throw CallFailure(message: "Flickr: \(error.description)", retryAfter: nil, misconfigured: true)
             default: throw CallFailure(message: "Flickr: \(error.description)", retryAfter: nil)
             }
         }

@@ -240,7 +240,10 @@ struct JournalLoad: AsyncParsableCommand {
         let rateHeld = !flickr || Double(flickrCalls.count) <= allowance + 1
         let bounded = peak < 300 && late <= early * 1.5 + 10
         let kept = flickr ? true : missed == 0
-        print("  verdict: points \(kept ? "all answered" : "\(missed) not answered")\(flickr ? " (Flickr-limited: \(missed) still queued)" : ""), rate \(rateHeld ? "held" : "EXCEEDED"), memory \(bounded ? "bounded" : "GREW")")
+        let points = flickr
+            ? "\(answeredCount) answered, \(missed) queued behind the Flickr allowance (looked up while their walks go on)"
+            : (missed == 0 ? "all answered" : "\(missed) not answered")
+        print("  verdict: points \(points), rate \(rateHeld ? "held" : "EXCEEDED"), memory \(bounded ? "bounded" : "GREW")")
         return kept && rateHeld && bounded
     }
 

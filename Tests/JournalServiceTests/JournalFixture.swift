@@ -5,6 +5,7 @@ import Foundation
 import InMemoryBus
 import JournalService
 import Logging
+import MosquittoBus
 import ServiceLifecycle
 import ServiceRuntime
 import Synchronization
@@ -93,8 +94,14 @@ final class PhotoServer: Sendable {
 /// An in-memory broker, a probe client, a local photo server, and the journal built by `buildJournal` on a temporary
 /// SQLite file and image cache.
 final class JournalFixture: @unchecked Sendable {
+    /// Where the messages go: the in-memory broker, or a real mosquitto started for the fixture.
+    enum Transport: Sendable {
+        case inMemory, mosquitto
+    }
+
     let broker = InMemoryBroker()
-    let probe: InMemoryBus
+    let mosquitto: MosquittoBrokerProcess?
+    let probe: any ConnectableBus
     let folder: URL
     let photos: PhotoServer
     let journal: BusSubscription
@@ -105,10 +112,23 @@ final class JournalFixture: @unchecked Sendable {
     /// Seconds since 1970 of the walk's first fix (2026-07-01T10:00:00Z).
     static let start: Double = 1_782_900_000
 
-    init() async throws {
+    init(_ transport: Transport = .inMemory) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-service-\(UUID().uuidString)")
-        probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
-        probe.connect()
+        switch transport {
+        case .inMemory:
+            mosquitto = nil
+            let bus = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+            bus.connect()
+            probe = bus
+        case .mosquitto:
+            let process = try await MosquittoBrokerProcess.launch()
+            mosquitto = process
+            let bus = try MosquittoBus(
+                configuration: MosquittoConfiguration(host: "127.0.0.1", port: process.port, clientID: "probe-\(UUID().uuidString.prefix(8))", cleanStart: true),
+                logger: Logger(label: "test.journal.probe"))
+            try await bus.connect()
+            probe = bus
+        }
         photos = try await PhotoServer.start()
         journal = try await probe.subscribe(to: TopicFilter("stepcompass/+/journal"))
         photoPoints = try await probe.subscribe(to: TopicFilter("stepcompass/+/journal/photo"))
@@ -132,7 +152,11 @@ final class JournalFixture: @unchecked Sendable {
         ]
         for (key, value) in values { all[key] = value }
         let config = ConfigReader(provider: InMemoryProvider(values: all))
-        let bus = InMemoryBus(broker: broker, clientID: "stepcompass-journal", cleanStart: false)
+        let bus: any ConnectableBus = try mosquitto.map {
+            try MosquittoBus(
+                configuration: MosquittoConfiguration(host: "127.0.0.1", port: $0.port, clientID: "stepcompass-journal", cleanStart: false),
+                logger: Logger(label: "test.journal.bus"))
+        } ?? InMemoryBus(broker: broker, clientID: "stepcompass-journal", cleanStart: false)
         let group = try buildJournal(config: config, logger: Logger(label: "test.journal"), bus: bus)
         self.group = group
         running = Task { try await group.run() }
@@ -141,10 +165,16 @@ final class JournalFixture: @unchecked Sendable {
         try #require(online != nil, "the journal did not say online within 20 s")
     }
 
-    func stop() async throws {
+    /// Stops the journal (gracefully); with a real broker, the broker and the photo server too when `finally`.
+    func stop(finally: Bool = true) async throws {
         await group?.triggerGracefulShutdown()
         try await running?.value
         group = nil
+        if finally {
+            await probe.disconnect(publishing: [], timeout: .seconds(5))
+            await mosquitto?.shutdown()
+            await photos.server.shutdown()
+        }
     }
 
     func publish(_ topic: String, _ json: String, retain: Bool = false) async throws {

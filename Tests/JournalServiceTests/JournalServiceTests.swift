@@ -150,7 +150,7 @@ struct JournalServiceTests {
         let before = try #require(await fixture.journal("restart") { $0.walk != nil })
         for step in 0...6 { try await fixture.fix("restart", north: Double(step) * 20, seconds: Double(step) * 15) }
         _ = try #require(await fixture.photo("restart") { $0.point == 1 && $0.status == "found" })
-        try await fixture.stop()
+        try await fixture.stop(finally: false)
         try await fixture.start()
         for step in 7...11 { try await fixture.fix("restart", north: Double(step) * 20, seconds: Double(step) * 15) }
         let second = try #require(await fixture.photo("restart") { $0.point == 2 })
