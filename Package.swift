@@ -228,7 +228,7 @@ let package = Package(
         ),
         .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
-        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit"]),
+        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit"], resources: [.copy("Resources/gpx-1.1.xsd")]),
         .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore", "JournalKit", "ActivityStore", "BusTesting", log,
                                                         .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "ActivityStoreTests", dependencies: ["ActivityStore", "ActivityKit", "BusTesting", log,

@@ -8,6 +8,7 @@ import ServiceRuntime
 extension JournalService {
     /// A lookup to run: the walk's first due point.
     struct Lookup: Sendable {
+        let device: String
         let point: WalkPhotoPoint
         let used: Set<String>
     }
@@ -22,7 +23,7 @@ extension JournalService {
                 for job in jobs {
                     group.addTask {
                         let outcome = await finder.find(near: job.point.point.coordinate, excluding: job.used)
-                        await self.complete(job.point, outcome)
+                        await self.complete(job.point, device: job.device, outcome)
                     }
                 }
                 // Until a lookup ends, a point is queued, or the next retry falls due (at most a second).
@@ -40,7 +41,7 @@ extension JournalService {
             guard let first = points.first, (first.nextAttempt ?? 0) <= now else { continue }
             guard let device = walkDevices[walk], devices[device]?.recording == true else { continue }
             inFlight.insert(walk)
-            jobs.append(Lookup(point: first, used: usedPhotos[walk] ?? []))
+            jobs.append(Lookup(device: device, point: first, used: usedPhotos[walk] ?? []))
             if jobs.count == limit { break }
         }
         return jobs
@@ -57,7 +58,7 @@ extension JournalService {
     }
 
     /// Stores a lookup's outcome, publishes it, and requeues a failed point with its backoff.
-    func complete(_ job: WalkPhotoPoint, _ outcome: PhotoFinder.Outcome) async {
+    func complete(_ job: WalkPhotoPoint, device: String, _ outcome: PhotoFinder.Outcome) async {
         inFlight.remove(job.walk)
         var point = job
         point.attempts += 1
@@ -95,10 +96,11 @@ extension JournalService {
             }
             queue[job.walk] = points.isEmpty ? nil : points
         }
-        guard let device = walkDevices[job.walk] else { return }
-        if point.status == .found, let id = point.photo?.id {
+        // The walk may have stopped meanwhile: the outcome is stored and published all the same.
+        if point.status == .found, let id = point.photo?.id, walkDevices[job.walk] != nil {
             usedPhotos[job.walk, default: []].insert(id)
             devices[device]?.walk?.photos += 1
+            changed.insert(device)
         }
         do {
             let payload = try JSONEncoder.journal.encode(PhotoPointPayload(point, urlPrefix: configuration.photoURLPrefix))

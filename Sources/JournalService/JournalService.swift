@@ -41,6 +41,8 @@ public actor JournalService: Service {
     var usedPhotos: [String: Set<String>] = [:]
     /// Walks with a lookup running.
     var inFlight: Set<String> = []
+    /// Devices whose `journal` message may have changed since it was last published.
+    var changed: Set<String> = []
     let wake = WakeSignal()
     var lastFailureLog: (message: String, at: ContinuousClock.Instant)?
 
@@ -128,6 +130,7 @@ public actor JournalService: Service {
                 let input = try decoder.decode(PermissionsInput.self, from: message.payload)
                 if let location = input.location {
                     devices[device, default: newDevice()].location = location
+                    changed.insert(device)
                     wake.signal()  // lookups held for this device may run now
                 }
             case .location:
@@ -244,6 +247,7 @@ public actor JournalService: Service {
             walk = active
         }
         state.walk = walk
+        changed.insert(device)
         state.tracker = RouteTracker(settings: configuration.route)
         state.pendingRoute = []
         state.pendingPoints = []
@@ -269,6 +273,7 @@ public actor JournalService: Service {
         try await flush()
         let stopped = try await retrying("stop a walk") { try await self.store.stopWalk(id: walk.id, at: max(time, walk.started)) }
         devices[device]?.walk = nil
+        changed.insert(device)
         walkDevices[walk.id] = nil
         usedPhotos[walk.id] = nil
         let dropped = queue.removeValue(forKey: walk.id)?.count ?? 0
@@ -285,6 +290,7 @@ public actor JournalService: Service {
             let last = try await store.lastRoutePoint(walk: walk.id)
             var state = devices[walk.device] ?? newDevice()
             state.walk = walk
+            changed.insert(walk.device)
             state.tracker = RouteTracker(settings: configuration.route, resuming: last, photoPointsReached: walk.points)
             devices[walk.device] = state
             walkDevices[walk.id] = walk.device
@@ -316,6 +322,7 @@ public actor JournalService: Service {
             walk.routePoints += route.count
             walk.points = state.tracker.photoPointsReached
             devices[device]?.walk = walk
+            changed.insert(device)
             devices[device]?.pendingRoute = []
             devices[device]?.pendingPoints = []
             if !points.isEmpty {
@@ -326,15 +333,17 @@ public actor JournalService: Service {
     }
 
     /// Publishes the `journal` of every device whose walk changed (its distance by 10 m or more).
-    private func publishChanged() async throws {
-        for (device, state) in devices {
+    func publishChanged() async throws {
+        let now = Timestamp.format(Date())
+        for device in changed {
+            changed.remove(device)
+            guard let state = devices[device] else { continue }
             let payload = JournalPayload(
-                timestamp: Timestamp.format(Date()), walk: state.walk.map(WalkPayload.init), recording: state.recording,
-                reason: state.pausedReason)
+                timestamp: now, walk: state.walk.map(WalkPayload.init), recording: state.recording, reason: state.pausedReason)
             if let last = state.published {
                 if last.sameContent(as: payload) { continue }
                 if let old = last.walk, let new = payload.walk, old.id == new.id, old.points == new.points, old.photos == new.photos,
-                    old.routePoints != new.routePoints, abs(old.distance - new.distance) < 10, last.recording == payload.recording
+                    abs(old.distance - new.distance) < 10, last.recording == payload.recording, last.reason == payload.reason
                 {
                     continue
                 }

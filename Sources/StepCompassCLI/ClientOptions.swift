@@ -33,6 +33,19 @@ struct DeviceOptions: ParsableArguments {
     }
 }
 
+extension DeviceOptions {
+    /// The device a command names: as its argument (`stepcompass walks phone-1`) or with --device, which must agree.
+    static func device(argument: String?, option: String?) throws -> String? {
+        if let argument {
+            do { try DeviceID.validate(argument) } catch { throw ValidationError("DEVICE: \(error.message)") }
+            if let option, option != argument {
+                throw ValidationError("the device is given twice ('\(argument)' and --device '\(option)'): give it once")
+            }
+        }
+        return argument ?? option
+    }
+}
+
 extension Duration {
     /// A duration from a number of seconds given on the command line.
     static func seconds(checked value: Double) -> Duration {

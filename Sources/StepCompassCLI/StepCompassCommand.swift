@@ -16,8 +16,8 @@ struct StepCompassCommand: AsyncParsableCommand {
             (stepcompass-cli-...) and a clean session, and publishes no service status.
 
             Exit status: 0 done; 1 the service refused or failed (an error reply, a rejected \
-            command, several devices and no --device); 64 a bad argument; 69 the broker or the \
-            service did not answer; 78 a bad configuration value.
+            command, several devices and no --device, a file that cannot be written); 64 a bad \
+            argument; 69 the broker or the service did not answer; 78 a bad configuration value.
 
             Examples:
               stepcompass watch
@@ -25,10 +25,13 @@ struct StepCompassCommand: AsyncParsableCommand {
               stepcompass activity --days 3
               stepcompass history --granularity day --csv
               stepcompass lock 45 --threshold 15
+              stepcompass walk start --name "Morning loop"
+              stepcompass walks
               MQTT_PORT=18830 stepcompass refresh-markers
             """,
         subcommands: [
             WatchCommand.self, NearestCommand.self, LockCommand.self, UnlockCommand.self, CalibrateCommand.self,
             NorthCommand.self, ResetPositionCommand.self, RefreshMarkersCommand.self, ActivityCommand.self, HistoryCommand.self,
+            WalkCommand.self, WalksCommand.self, GPXCommand.self,
         ])
 }

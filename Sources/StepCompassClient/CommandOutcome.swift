@@ -10,6 +10,9 @@ public struct CommandOutcome: Sendable, Hashable {
         case unconfirmed(waited: Duration, service: String, lastSeen: String?)
         /// The service reported that it rejected the command (its reason).
         case rejected(String)
+        /// The state before the command was already the one asked for, so the service has nothing to change (a walk
+        /// started while one is on, or stopped while none is); the text says so.
+        case unchanged(String)
         /// The command has no visible effect to wait for, or waiting was turned off.
         case notAwaited
     }
@@ -32,6 +35,7 @@ public struct CommandOutcome: Sendable, Hashable {
             if let lastSeen { line += " (last reported: \(lastSeen))" }
             lines.append(line)
         case .rejected(let reason): lines.append("rejected: \(reason)")
+        case .unchanged(let state): lines.append("unchanged: \(state)")
         case .notAwaited: break
         }
         return lines

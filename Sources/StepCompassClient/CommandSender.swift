@@ -1,11 +1,11 @@
 public import Bus
-import DashboardKit
 import Foundation
 public import ServiceRuntime
 
 /// Sends a ``DeviceCommand`` and, where it has a visible effect, waits briefly for the service to show
 /// it: a live (not replayed) update of the retained topic it changes, or the service's error report
-/// about the command.
+/// about the command. When the replayed state already is the one asked for (a walk started while one
+/// is on), the service changes nothing and the wait ends at once.
 public struct CommandSender: Sendable {
     public let bus: any MessageBus
     public let topics: Topics
@@ -29,6 +29,7 @@ public struct CommandSender: Sendable {
     ///   rejected the command.
     public func send(_ command: DeviceCommand, to device: String) async throws -> CommandOutcome {
         do { try command.validate() } catch { throw StepCompassClientError.invalidInput(error.message) }
+        if case .walk(_, let name?) = command { try DeviceCommand.validate(walkName: name) }
         do { try DeviceID.validate(device) } catch { throw StepCompassClientError.invalidInput("--device: \(error.message)") }
         let commandTopic = topics.device(device, command.topic)
         let message = BusMessage(topic: commandTopic, payload: command.payload, qos: .atLeastOnce)
@@ -65,7 +66,7 @@ public struct CommandSender: Sendable {
         in subscription: BusSubscription
     ) async -> CommandOutcome.Status {
         let deadline = ContinuousClock.now + confirmationWindow
-        var model = DashboardModel(pathLimit: 2, maxDevices: 1)
+        let reader = confirmation.reader(device)
         var lastSeen: String?
         while let received = await subscription.next(before: deadline) {
             if received.topic != effectTopic {
@@ -75,14 +76,13 @@ public struct CommandSender: Sendable {
                 }
                 continue
             }
-            guard let input = try? DashboardInput.decode(confirmation.kind, device: device, payload: [UInt8](received.payload))
-            else { continue }
-            model.apply(input)
-            guard let view = model.device(device)?.view else { continue }
-            let text = confirmation.describe(view)
             // A replayed retained message is the state before the command: it describes, never confirms.
-            if !received.retain && confirmation.accepts(input) { return .confirmed(text) }
-            lastSeen = text
+            guard let (text, evidence) = reader.read(received.payload, !received.retain) else { continue }
+            switch evidence {
+            case .effect: return .confirmed(text)
+            case .unchanged: return .unchanged(text)
+            case .other: lastSeen = text
+            }
         }
         return .unconfirmed(waited: confirmationWindow, service: confirmation.service, lastSeen: lastSeen)
     }

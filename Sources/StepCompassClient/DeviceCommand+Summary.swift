@@ -1,4 +1,5 @@
 import DashboardKit
+import Foundation
 public import ServiceRuntime
 
 extension DeviceCommand {
@@ -17,6 +18,15 @@ extension DeviceCommand {
         case .walk(let start, let name):
             guard start else { return "stopped the walk of \(device)" }
             return "started a walk of \(device)" + (name.map { " named '\($0)'" } ?? "")
+        }
+    }
+
+    /// Checks a walk's name as the journal will (trimmed, at most ``maximumWalkName`` characters), before sending.
+    /// - Throws: ``StepCompassClientError/Code/invalidInput``.
+    public static func validate(walkName name: String) throws(StepCompassClientError) {
+        let length = name.trimmingCharacters(in: .whitespacesAndNewlines).count
+        guard length <= maximumWalkName else {
+            throw .invalidInput("--name is \(length) characters; at most \(maximumWalkName)")
         }
     }
 

@@ -4,8 +4,8 @@ public import ServiceRuntime
 
 /// Asks the activity service for a device's step history (`activity/history`) and waits for its reply.
 ///
-/// Like ``NearestRequester``: the request carries an MQTT 5 response topic and correlation data, and the
-/// contract's `replyTo`/`correlationId` payload fields for MQTT 3.1.1.
+/// Like every request of the client (``NearestRequester``, ``JournalRequester``): an MQTT 5 response topic and
+/// correlation data, and the contract's `replyTo`/`correlationId` payload fields for MQTT 3.1.1.
 public struct HistoryRequester: Sendable {
     public let bus: any MessageBus
     public let topics: Topics
@@ -26,22 +26,9 @@ public struct HistoryRequester: Sendable {
     /// - Throws: ``StepCompassClientError/Code/noReply`` when no reply comes within ``timeout``,
     ///   ``StepCompassClientError/Code/unreadableReply`` when the reply is not the contract's JSON.
     public func send(_ query: HistoryQuery) async throws -> HistoryResult {
-        let replyTopic = "\(topics.replies)/\(ReplyTopic.level(for: bus.clientID))/history"
-        let correlation = UUID().uuidString
-        var request = BusMessage(
-            topic: historyTopic, payload: query.payload(replyTo: replyTopic, correlationId: correlation), qos: .atLeastOnce)
-        request.properties.contentType = "application/json"
-        let found: BusMessage?
-        do {
-            found = try await bus.request(request, replyTopic: replyTopic, correlation: correlation, timeout: timeout)
-        } catch let error as BusError where error.code == .timeout {
-            found = nil
-        }
-        guard let found else {
-            throw StepCompassClientError(.noReply,
-                "no reply from the activity service within \(timeout.secondsText): is stepcompass-activity running?")
-        }
-        return try HistoryResult(payload: found.payload)
+        let reply = try await ServiceRequest(bus: bus, topics: topics, timeout: timeout)
+            .send(to: historyTopic, replyLevel: "history", from: .activity) { query.payload(replyTo: $0, correlationId: $1) }
+        return try HistoryResult(payload: reply)
     }
 }
 
@@ -54,16 +41,11 @@ public struct HistoryResult: Sendable, Hashable {
     }
 
     struct Reply: Sendable, Hashable, Decodable {
-        struct Failure: Sendable, Hashable, Decodable {
-            let code: String?
-            let message: String?
-        }
-
         let device: String?
         let granularity: String?
         let timeZone: String?
         let buckets: [Bucket]?
-        let error: Failure?
+        let error: ReplyFailure?
     }
 
     /// The reply's bytes, as received.
@@ -95,10 +77,7 @@ public struct HistoryResult: Sendable, Hashable {
     /// The buckets, oldest first.
     /// - Throws: ``StepCompassClientError/Code/errorReply`` with the service's message for an error reply.
     public func buckets() throws(StepCompassClientError) -> [Bucket] {
-        if let error = reply.error {
-            throw StepCompassClientError(.errorReply,
-                "the activity service answered: \(error.message ?? "an error") (\(error.code ?? "error"))")
-        }
+        if let error = reply.error { throw error.error(from: .activity) }
         return reply.buckets ?? []
     }
 

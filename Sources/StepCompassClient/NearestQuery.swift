@@ -42,8 +42,6 @@ public struct NearestQuery: Sendable, Hashable {
     /// The request payload. `replyTo` and `correlationId` are the contract's MQTT 3.1.1 fallback; an
     /// MQTT 5 marker service answers to the response topic instead and echoes `correlationId` as well.
     public func payload(replyTo: String, correlationId: String) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body: Body
         switch origin {
         case .marker(let id):
@@ -52,7 +50,7 @@ public struct NearestQuery: Sendable, Hashable {
             body = Body(id: nil, latitude: latitude, longitude: longitude, count: count, replyTo: replyTo,
                         correlationId: correlationId)
         }
-        return (try? encoder.encode(body)) ?? Data()
+        return ServiceRequest.encode(body)
     }
 
     private struct Body: Encodable {

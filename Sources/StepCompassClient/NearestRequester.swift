@@ -25,23 +25,9 @@ public struct NearestRequester: Sendable {
     /// - Throws: ``StepCompassClientError/Code/noReply`` when no reply comes within ``timeout``,
     ///   ``StepCompassClientError/Code/unreadableReply`` when the reply is not the contract's JSON.
     public func send(_ query: NearestQuery) async throws -> NearestResult {
-        let replyTopic = "\(topics.replies)/\(ReplyTopic.level(for: bus.clientID))/nearest"
-        let correlation = UUID().uuidString
-        var request = BusMessage(
-            topic: topics.markersNearest, payload: query.payload(replyTo: replyTopic, correlationId: correlation),
-            qos: .atLeastOnce)
-        request.properties.contentType = "application/json"
-        let found: BusMessage?
-        do {
-            found = try await bus.request(request, replyTopic: replyTopic, correlation: correlation, timeout: timeout)
-        } catch let error as BusError where error.code == .timeout {
-            found = nil
-        }
-        guard let found else {
-            throw StepCompassClientError(.noReply,
-                "no reply from the marker service within \(timeout.secondsText): is stepcompass-markers running?")
-        }
-        return try NearestResult(payload: found.payload)
+        let reply = try await ServiceRequest(bus: bus, topics: topics, timeout: timeout)
+            .send(to: topics.markersNearest, replyLevel: "nearest", from: .markers) { query.payload(replyTo: $0, correlationId: $1) }
+        return try NearestResult(payload: reply)
     }
 }
 

@@ -6,7 +6,7 @@ public struct StepCompassClientError: Error, Sendable, Hashable, CustomStringCon
     /// What went wrong, as a value a program can switch on with `==`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
-            case invalidInput, noDevice, severalDevices, noReply, errorReply, unreadableReply, brokerUnreachable
+            case invalidInput, noDevice, severalDevices, noReply, errorReply, unreadableReply, brokerUnreachable, writeFailed
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -25,6 +25,8 @@ public struct StepCompassClientError: Error, Sendable, Hashable, CustomStringCon
         public static let unreadableReply = Code(.unreadableReply)
         /// The broker could not be reached or refused the connection.
         public static let brokerUnreachable = Code(.brokerUnreachable)
+        /// A file the command writes (such as a walk's GPX) could not be written.
+        public static let writeFailed = Code(.writeFailed)
 
         public var description: String { value.rawValue }
     }
