@@ -72,37 +72,19 @@ public actor ActivityService: Service {
 
     private func serve() async throws {
         let topics = context.topics
-        let syncTopic = "\(topics.prefix)/services/\(context.service)/sync"
-        self.syncTopic = syncTopic
+        self.syncTopic = context.syncTopic
         let requests = try [Topics.DeviceTopic.steps, .permissions].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
-        } + [SubscriptionRequest(try TopicFilter(historyTopic), qos: .atLeastOnce),
-             SubscriptionRequest(try TopicFilter(syncTopic), qos: .atLeastOnce)]
-        let subscription = try await context.bus.subscribe(to: requests)
-        try await context.ready()
-        let marker = #"{"token":"\#(UUID().uuidString)"}"#
-        try await context.bus.publish(BusMessage(topic: syncTopic, text: marker, qos: .atLeastOnce))
-        context.logger.info("subscribed; reading retained permissions", metadata: [
+        } + [SubscriptionRequest(try TopicFilter(historyTopic), qos: .atLeastOnce)]
+        context.logger.info("subscribing; reading retained permissions", metadata: [
             "activity.timeZone": "\(configuration.timeZone)",
             "activity.retainMinutesDays": "\(configuration.retainMinutesDays)",
         ])
-
-        var buffered: [BusMessage] = []
-        var synced = false
-        let deadline = ContinuousClock.now.advanced(by: configuration.settleWindow)
-        while !synced, ContinuousClock.now < deadline, !Task.isCancelled {
-            guard let message = await subscription.next(before: deadline) else { continue }
-            if message.topic == syncTopic {
-                synced = message.text == marker
-            } else if message.retain {
-                try await handle([message])
-            } else {
-                buffered.append(message)
-            }
+        let settled = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
+            try await handle([message])
         }
-        if !synced {
-            context.logger.warning("the sync marker did not come back; carrying on with the permissions received so far")
-        }
+        let subscription = settled.subscription
+        let buffered = settled.queued
         try await handle(buffered)
         try await publishDue()
 

@@ -89,14 +89,21 @@ public actor JournalService: Service {
         let requests = try [Topics.DeviceTopic.permissions, .location, .position, .steps, .commandWalk].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
         } + [SubscriptionRequest(try TopicFilter(topics.journalWalks), qos: .atLeastOnce)]
-        let subscription = try await context.bus.subscribe(to: requests)
-        try await context.ready()
         let source = await finder.source
-        context.logger.info("subscribed; recording walks", metadata: [
+        context.logger.info("subscribing; reading retained permissions", metadata: [
             "journal.photoEvery": "\(configuration.route.photoEvery)", "journal.maxAccuracy": "\(configuration.route.maximumAccuracy)",
             "journal.auto": "\(configuration.auto)", "journal.photos": "\(source.rawValue)",
             "journal.walksOn": "\(walkDevices.count)",
         ])
+        // The fixes queued for the persistent session while the journal was away come before the retained
+        // permissions: they are handled once the permissions are known, not dropped as unauthorized.
+        let settled = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
+            await handle(message)
+        }
+        let subscription = settled.subscription
+        for message in settled.queued { await handle(message) }
+        try await flush()
+        try await publishChanged()
         // Rests are checked at least this often (--auto).
         let tick = Duration.milliseconds(Int64(min(5, configuration.restSeconds / 4) * 1_000))
         while !Task.isCancelled {
@@ -116,6 +123,7 @@ public actor JournalService: Service {
     }
 
     private func handle(_ message: BusMessage) async {
+        if message.topic == context.syncTopic { return }
         do {
             if message.topic == context.topics.journalWalks {
                 try await flush()  // the reply includes everything received before the request

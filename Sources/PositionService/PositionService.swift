@@ -68,41 +68,21 @@ public actor PositionService: Service {
 
     private func serve() async throws {
         let topics = context.topics
-        let syncTopic = "\(topics.prefix)/services/\(context.service)/sync"
-        self.syncTopic = syncTopic
+        self.syncTopic = context.syncTopic
         let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
-        } + [SubscriptionRequest(try TopicFilter(syncTopic), qos: .atLeastOnce)]
-        let subscription = try await context.bus.subscribe(to: requests)
-        try await context.ready()
-        let token = UUID().uuidString
-        let marker = #"{"token":"\#(token)"}"#
-        try await context.bus.publish(BusMessage(topic: syncTopic, text: marker, qos: .atLeastOnce))
-        context.logger.info("subscribed; restoring retained positions", metadata: [
+        }
+        context.logger.info("subscribing; restoring retained positions", metadata: [
             "position.sync": "\(syncTopic)",
             "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
             "position.stepLength": "\(configuration.estimatedStepLength ? "estimated" : "\(configuration.stepLength)")",
             "position.headingSource": "\(configuration.headingSource.rawValue)",
         ])
-
-        var buffered: [BusMessage] = []
-        var synced = false
-        let deadline = ContinuousClock.now.advanced(by: configuration.settleWindow)
-        while !synced, ContinuousClock.now < deadline, !Task.isCancelled {
-            guard let message = await subscription.next(before: deadline) else { continue }
-            if message.topic == syncTopic {
-                synced = message.text == marker
-            } else if message.retain {
-                try await handle(message)
-            } else {
-                buffered.append(message)
-            }
+        let settledSubscription = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
+            try await handle(message)
         }
-        if !synced {
-            context.logger.warning("the sync marker did not come back; carrying on with the retained state received so far", metadata: [
-                "position.sync": "\(syncTopic)", "position.waited": "\(configuration.settleWindow)",
-            ])
-        }
+        let subscription = settledSubscription.subscription
+        let buffered = settledSubscription.queued
         settled = true
         context.logger.info("settled", metadata: [
             "position.devices": "\(devices.count)", "position.queued": "\(buffered.count)",
