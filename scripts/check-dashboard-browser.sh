@@ -4,7 +4,10 @@
 # dashboard on a free HTTP port, then headless Chromium driven by Selenium (scripts/check_dashboard_browser.py):
 # values appear and change as the walker walks, the rose turns, the lock and north buttons reach the bus,
 # a marker shows its three nearest, the Activity panel shows a retained activity message (published with
-# mosquitto_pub) and the motion-access guidance, no console errors. Keeps a screenshot in .build/artifacts/dashboard.png.
+# mosquitto_pub) and the motion-access guidance, the Journal panel shows a walk's retained journal messages with
+# its photos (PNGs the check writes into the dashboard's --journal-cache-dir), past walks and GPX (the check
+# answers the journal's requests itself), Start and Stop reach the bus, no console errors. Keeps a screenshot in
+# .build/artifacts/dashboard.png.
 #
 # Usage: scripts/check-dashboard-browser.sh [BIN_DIR]   (default: .build/debug; build first)
 # Installs when missing: Debian's chromium and chromium-driver (apt-get, as root), Selenium from PyPI into
@@ -95,12 +98,13 @@ for _ in $(seq 1 50); do
 done
 kill -0 "$broker_pid" 2>/dev/null || die "mosquitto did not start"
 
-mkdir -p "$work/cache" "$artifacts"
+# The journal's image cache as the dashboard serves it (--journal-cache-dir); the Python check writes its photos there.
+mkdir -p "$work/cache" "$work/journal-photos" "$artifacts"
 export MQTT_HOST=127.0.0.1
 for service in $services; do
     case "$service" in
         markers) extra=(--source Config/markers/sample-markers.geojson --cache-dir "$work/cache") ;;
-        dashboard) extra=(--http-port "$http_port") ;;
+        dashboard) extra=(--http-port "$http_port" --journal-cache-dir "$work/journal-photos") ;;
         sensors) extra=(--speed 4) ;;
         *) extra=() ;;
     esac
@@ -129,7 +133,8 @@ say "stack up (mqtt $mqtt_port, dashboard $url); driving headless Chromium"
 
 started=$SECONDS
 "$venv/bin/python" scripts/check_dashboard_browser.py --url "$url" --mqtt-port "$mqtt_port" \
-    --screenshot "$screenshot" --chromium "$chromium_bin" --chromedriver "$chromedriver_bin"
+    --screenshot "$screenshot" --chromium "$chromium_bin" --chromedriver "$chromedriver_bin" \
+    --journal-cache-dir "$work/journal-photos"
 status=$?
 for pid in "${pids[@]}"; do
     # An exited child stays a zombie until waited for, so kill -0 would still succeed: read its state.

@@ -4,7 +4,8 @@
 Started by scripts/check-dashboard-browser.sh, which runs a private broker and the real services; this
 script only talks to the page (Selenium + Debian's chromedriver, no Selenium Manager download) and, to
 see that the page's buttons reach the bus, to the broker with `mosquitto_sub` (and `mosquitto_pub` for
-the activity service's message, which the stack does not run).
+the activity service's and the journal's messages, and to answer the journal's requests: the stack runs
+neither service).
 
 Checks, each reported on its own line (a failed check does not stop the later ones):
   - the page loads and the browser log has no SEVERE entry (JavaScript errors, failed requests);
@@ -20,19 +21,28 @@ Checks, each reported on its own line (a failed check does not stop the later on
   - the Activity panel: a retained `activity` message published with `mosquitto_pub` shows today's steps,
     seven bars (each with a <title>, the numbers in a visually hidden table), band, cadence and the
     playlist's link; a `notDetermined` authorization shows the guidance instead of the playlist;
+  - the Journal panel: before the journal reports it says so and Start publishes cmd/walk {"action": "start"};
+    then retained `journal` and `journal/photo` messages (a walk, two photos, a `none` and a `pending` point)
+    show the walk, the photo points newest first, each photo (PNGs made here, in the dashboard's
+    --journal-cache-dir, served from /journal/photos/) with its attribution linked, the placeholders, the route
+    with a pin per photo and the past walks with a GPX download each; `journal/walks` requests are answered by a
+    stand-in for the journal (mosquitto_sub/mosquitto_pub, MQTT 5); Stop publishes {"action": "stop"};
   - controls have names, Tab shows a visible focus, the heading is an aria-live region, the rose is a
     labelled image; light and dark follow prefers-color-scheme.
 Keeps a screenshot (--screenshot) whatever the outcome.
 """
 import argparse
 import json
+import os
 import re
 import queue
+import struct
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
+import zlib
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -491,6 +501,253 @@ def check_activity_guidance(page, args):
     return f"{shown['guidance'][:60]!r}…, no playlist, no cadence"
 
 
+# ---- The Journal panel ---------------------------------------------------------------------------------
+
+def png(width, height, rgb):
+    """A small PNG of one colour with a darker diagonal, made here (no image files in the repository)."""
+    rows = b""
+    for y in range(height):
+        row = bytearray([0])  # filter: none
+        for x in range(width):
+            shade = 0.6 if abs(x * height - y * width) < width * 2 else 1.0
+            row += bytes(int(channel * shade) for channel in rgb)
+        rows += bytes(row)
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+WALK_ID = "3f2a9c1e-8d4b-4e6f-9a7c-2b1d0e5f6a7b"
+OLD_WALK_ID = "0c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f"
+PHOTOS = {
+    0: {"id": "wikimedia:123", "file": "wikimedia-123.png", "rgb": (40, 120, 200), "title": "Marienplatz in winter",
+        "author": "Jane Doe", "license": "CC BY-SA 4.0", "licenseUrl": "https://creativecommons.org/licenses/by-sa/4.0/",
+        "pageUrl": "https://commons.wikimedia.org/wiki/File:Marienplatz_in_winter.jpg"},
+    2: {"id": "wikimedia:456", "file": "wikimedia-456.png", "rgb": (200, 90, 40), "title": "Viktualienmarkt at noon",
+        "author": "Max Mustermann", "license": "CC BY 4.0", "licenseUrl": "https://creativecommons.org/licenses/by/4.0/",
+        "pageUrl": "https://commons.wikimedia.org/wiki/File:Viktualienmarkt_at_noon.jpg"},
+}
+ROUTE = [(48.1370 + 0.0004 * i, 11.5750 + 0.0005 * i) for i in range(12)]
+
+
+def journal_walk(walk_id=WALK_ID):
+    """The walk that is on (named, four photo points so far), or the one before it (unnamed, stopped)."""
+    if walk_id == OLD_WALK_ID:
+        return {"id": OLD_WALK_ID, "name": None, "started": "2026-06-30T08:00:00.000Z", "stopped": "2026-06-30T09:00:00.000Z",
+                "distance": 1840.0, "routePoints": 240, "points": 18, "photos": 15}
+    return {"id": WALK_ID, "name": "Morning walk", "started": "2026-07-01T10:00:00.000Z", "stopped": None,
+            "distance": 412.4, "routePoints": len(ROUTE), "points": 4, "photos": 2}
+
+
+def photo_point(point):
+    """The `journal/photo` message of a point: 0 and 2 found, 1 none, 3 pending."""
+    latitude, longitude = ROUTE[min(len(ROUTE) - 1, 3 * point)]
+    payload = {"timestamp": f"2026-07-01T10:0{point}:00.000Z", "walk": WALK_ID, "point": point,
+               "distance": 100.0 * (point + 1), "latitude": latitude, "longitude": longitude, "photo": None}
+    if point in PHOTOS:
+        photo = PHOTOS[point]
+        payload.update(status="found", photo={
+            "id": photo["id"], "source": "wikimedia", "title": photo["title"], "author": photo["author"],
+            "license": photo["license"], "licenseUrl": photo["licenseUrl"], "pageUrl": photo["pageUrl"],
+            "imageUrl": f"/journal/photos/{photo['file']}", "width": 64, "height": 48,
+            "latitude": latitude, "longitude": longitude, "taken": None})
+    elif point == 1:
+        payload.update(status="none")
+    else:
+        payload.update(status="pending", retryAt="2026-07-01T10:05:00.000Z", error="HTTP 503 from commons.wikimedia.org")
+    return payload
+
+
+def walks_reply(request):
+    """What stepcompass-journal would answer to a `journal/walks` request of the check's walks."""
+    device, walk, form = request.get("device"), request.get("walk"), request.get("format", "json")
+    if walk is None:
+        return {"device": device, "walks": [journal_walk(), journal_walk(OLD_WALK_ID)]}
+    if walk not in (WALK_ID, OLD_WALK_ID):
+        return {"error": {"code": "notFound", "message": f"{device} has no walk '{walk}'"}}
+    if form == "gpx":
+        points = "".join(f'<trkpt lat="{lat}" lon="{lon}"></trkpt>' for lat, lon in ROUTE)
+        return {"device": device, "walk": walk, "gpx": '<?xml version="1.0" encoding="UTF-8"?>\n'
+                f'<gpx version="1.1" creator="check"><trk><trkseg>{points}</trkseg></trk></gpx>\n'}
+    route = [{"time": f"2026-07-01T10:{i:02d}:00.000Z", "latitude": lat, "longitude": lon, "elevation": 519.0,
+              "source": "gps", "distance": 37.5 * i} for i, (lat, lon) in enumerate(ROUTE)]
+    return {"device": device, "walk": journal_walk(walk), "route": route,
+            "points": [photo_point(point) for point in range(4)] if walk == WALK_ID else []}
+
+
+class JournalResponder:
+    """Answers `stepcompass/journal/walks` requests as the journal would (the stack does not run it): a long-lived
+    `mosquitto_sub` (MQTT 5, printing each request's response topic and correlation data) and a `mosquitto_pub` per
+    reply, with the correlation data, and `correlationId` in the payload too (the contract's MQTT 3.1.1 fallback)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.requests = []
+        self.process = subprocess.Popen(
+            ["stdbuf", "-oL", "mosquitto_sub", "-V", "5", "-d", "-q", "1", "-h", "127.0.0.1", "-p", str(port),
+             "-t", "stepcompass/journal/walks", "-F", "REQ\t%R\t%D\t%p"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        subscribed = threading.Event()
+        threading.Thread(target=self._serve, args=(subscribed,), daemon=True).start()
+        if not subscribed.wait(10):
+            self.stop()
+            raise CheckFailed("the journal stand-in (mosquitto_sub) did not subscribe to stepcompass/journal/walks")
+
+    def _serve(self, subscribed):
+        for line in self.process.stdout:
+            if "SUBACK" in line:
+                subscribed.set()
+            if not line.startswith("REQ\t"):
+                continue
+            _, response_topic, correlation, payload = line.rstrip("\n").split("\t", 3)
+            try:
+                request = json.loads(payload)
+            except ValueError:
+                continue
+            self.requests.append(request)
+            reply = walks_reply(request)
+            if correlation:
+                reply["correlationId"] = correlation
+            command = ["mosquitto_pub", "-V", "5", "-q", "1", "-h", "127.0.0.1", "-p", str(self.port),
+                       "-t", response_topic or request.get("replyTo", ""), "-m", json.dumps(reply)]
+            if correlation:
+                command[-2:-2] = ["-D", "publish", "correlation-data", correlation]
+            subprocess.run(command, timeout=10, capture_output=True)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def publish(args, topic, payload, retain=True):
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(args.mqtt_port), "-q", "1"] + (["-r"] if retain else [])
+                   + ["-t", topic, "-m", json.dumps(payload)], check=True, timeout=10, capture_output=True)
+
+
+def journal_shown(page):
+    """What the Journal panel shows, read at once."""
+    return page.js("""
+        const text = (id) => document.getElementById(id).textContent.trim();
+        const shown = (id) => !document.getElementById(id).hasAttribute('hidden');
+        return {
+          status: text('journal-status'), walkShown: shown('journal-walk'), title: text('journal-walk-title'),
+          stats: text('journal-walk-stats'), counts: text('journal-walk-counts'),
+          start: !document.getElementById('journal-start').disabled, stop: !document.getElementById('journal-stop').disabled,
+          points: [...document.querySelectorAll('#journal-photos > li')].map(li => {
+            const img = li.querySelector('img');
+            const title = li.querySelector('.photo-title');
+            const license = li.querySelector('.photo-license');
+            return {
+              point: Number(li.dataset.point), status: li.className, placeholder: (li.querySelector('.placeholder') || {}).textContent || '',
+              image: img ? img.getAttribute('src') : null, alt: img ? img.alt : null,
+              title: title ? title.textContent : null, titleHref: title ? title.getAttribute('href') : null,
+              titleTarget: title ? title.getAttribute('target') : null, titleRel: title ? title.getAttribute('rel') || '' : '',
+              author: (li.querySelector('.photo-author') || {}).textContent || null,
+              license: license ? license.textContent : null, licenseHref: license ? license.getAttribute('href') : null,
+            };
+          }),
+          walks: [...document.querySelectorAll('#journal-walks > li')].map(li => ({
+            id: li.dataset.walk, text: li.textContent, gpx: (li.querySelector('a.gpx') || {}).href || null })),
+          walksStatus: text('journal-walks-status'), error: text('journal-error'),
+          mapShown: shown('journal-map'), route: document.getElementById('journal-route').points.numberOfItems,
+          pins: document.querySelectorAll('#journal-pins .journal-pin').length,
+        };""")
+
+
+def check_journal_waiting(page, args):
+    """Before the journal has said anything: the panel says so, and Start publishes the walk command."""
+    device = page.js("return document.getElementById('device-picker').value;")
+    shown = page.wait("the Journal panel says the journal has not reported",
+                      lambda: (s := journal_shown(page))["status"].startswith("The journal has not reported") and s, 10)
+    if not shown["start"] or shown["stop"] or shown["walkShown"] or shown["points"]:
+        raise CheckFailed(f"before the journal reports: Start {shown['start']}, Stop {shown['stop']}, "
+                          f"walk shown {shown['walkShown']}, {len(shown['points'])} points")
+    page.js("document.getElementById('journal').scrollIntoView({block: 'start'});")
+    watch = BusWatch(args.mqtt_port, "stepcompass/+/cmd/walk")
+    page.element("journal-start").click()
+    topic, payload = watch.message()
+    if topic != f"stepcompass/{device}/cmd/walk" or payload != {"action": "start"}:
+        raise CheckFailed(f"Start published {topic} {payload}")
+    return f"{shown['status']!r}; Start published {topic} {json.dumps(payload)}"
+
+
+def check_journal(page, args):
+    """The retained `journal` and `journal/photo` messages of a walk, the photos served from the journal's cache,
+    the past walks (answered by the stand-in for the journal) with their GPX, and Stop."""
+    device = page.js("return document.getElementById('device-picker').value;")
+    for photo in PHOTOS.values():
+        with open(os.path.join(args.journal_cache_dir, photo["file"]), "wb") as file:
+            file.write(png(64, 48, photo["rgb"]))
+    args.journal_responder = JournalResponder(args.mqtt_port)
+    publish(args, f"stepcompass/{device}/journal", {"timestamp": "2026-07-01T10:06:00.000Z", "walk": journal_walk(),
+                                                     "recording": True, "reason": None})
+    for point in range(4):
+        publish(args, f"stepcompass/{device}/journal/photo", photo_point(point))
+    shown = page.wait("the Journal panel shows the walk and its four photo points",
+                      lambda: (s := journal_shown(page))["title"] == "Morning walk" and len(s["points"]) == 4 and s, 15)
+    if shown["status"] != "Recording" or shown["stats"] != "412 m" or shown["counts"] != "4 photo points, 2 photos":
+        raise CheckFailed(f"walk: status {shown['status']!r}, {shown['stats']!r}, {shown['counts']!r}")
+    if shown["start"] or not shown["stop"]:
+        raise CheckFailed(f"while a walk is on: Start enabled {shown['start']}, Stop enabled {shown['stop']}")
+    order = [point["point"] for point in shown["points"]]
+    if order != [3, 2, 1, 0]:
+        raise CheckFailed(f"the photo points are not newest first: {order}")
+    newest = shown["points"][1]
+    photo = PHOTOS[2]
+    if newest["image"] != f"/journal/photos/{photo['file']}" or newest["title"] != photo["title"] \
+            or newest["titleHref"] != photo["pageUrl"] or newest["titleTarget"] != "_blank" or "noopener" not in newest["titleRel"] \
+            or newest["author"] != f"by {photo['author']}" or newest["license"] != photo["license"] \
+            or newest["licenseHref"] != photo["licenseUrl"] or newest["alt"] != f"Photo: {photo['title']}":
+        raise CheckFailed(f"the newest photo and its attribution: {newest}")
+    if shown["points"][3]["title"] != PHOTOS[0]["title"]:
+        raise CheckFailed(f"the oldest photo is {shown['points'][3]}")
+    if shown["points"][2]["placeholder"] != "No photo near here" or shown["points"][0]["placeholder"] != "No photo yet":
+        raise CheckFailed(f"placeholders: {shown['points'][2]['placeholder']!r} (none), {shown['points'][0]['placeholder']!r} (pending)")
+    # The images come from the journal's cache through /journal/photos/.
+    page.js("document.getElementById('journal-photos').scrollIntoView({block: 'start'});")
+    sizes = page.wait("both photos load from /journal/photos/", lambda: (sizes := page.js("""
+        return [...document.querySelectorAll('#journal-photos img')].map(img => img.complete ? img.naturalWidth : 0);"""))
+        and all(size == 64 for size in sizes) and sizes, 10)
+    # The past walks, from the stand-in journal, each with its GPX.
+    shown = page.wait("the past walks are listed with a GPX link each",
+                      lambda: (s := journal_shown(page))["walks"] and all(w["gpx"] for w in s["walks"]) and s, 15)
+    ids = [walk["id"] for walk in shown["walks"]]
+    if ids != [WALK_ID, OLD_WALK_ID] or "1.84 km" not in shown["walks"][1]["text"] or "30 Jun 2026" not in shown["walks"][1]["text"]:
+        raise CheckFailed(f"past walks: {shown['walks']}")
+    gpx_url = shown["walks"][1]["gpx"]
+    if not gpx_url.endswith(f"/api/devices/{device}/walks/{OLD_WALK_ID}.gpx"):
+        raise CheckFailed(f"the GPX link is {gpx_url}")
+    with urllib.request.urlopen(gpx_url, timeout=10) as response:
+        gpx = response.read().decode()
+        headers = (response.status, response.headers.get("Content-Type"), response.headers.get("Content-Disposition"))
+    if headers[:2] != (200, "application/gpx+xml") or not (headers[2] or "").startswith("attachment;") \
+            or "<trkpt" not in gpx:
+        raise CheckFailed(f"the GPX download answered {headers} {gpx[:80]!r}")
+    # The route with a pin per photo, drawn from the walk's reply.
+    shown = page.wait("the route is drawn with a pin per photo",
+                      lambda: (s := journal_shown(page))["mapShown"] and s["route"] == len(ROUTE) and s["pins"] == 2 and s, 10)
+    if shown["error"]:
+        raise CheckFailed(f"the panel shows an error: {shown['error']!r}")
+    watch = BusWatch(args.mqtt_port, "stepcompass/+/cmd/walk")
+    page.element("journal-stop").click()
+    topic, payload = watch.message()
+    if payload != {"action": "stop"}:
+        raise CheckFailed(f"Stop published {topic} {payload}")
+    asked = sorted({(r.get("walk") or "list", r.get("format") or "-") for r in args.journal_responder.requests})
+    return (f"walk {shown['title']!r} {shown['stats']!r}; points {order} newest first, photos {sizes} px wide, "
+            f"{newest['title']!r} {newest['author']!r} {newest['license']!r}; placeholders; {len(ids)} past walks with GPX "
+            f"({headers[2]}); route {shown['route']} points, {shown['pins']} pins; Stop published {json.dumps(payload)}; "
+            f"journal asked for {asked}")
+
+
 def check_names(page, args):
     nameless = page.js("""
         return [...document.querySelectorAll('button, select, a[href]')]
@@ -537,7 +794,7 @@ def check_console(page, args):
 # The red band last but two: the screenshot then shows it, with a marker's nearest.
 CHECKS = [check_loads, check_formats, check_changes, check_path, check_rose, check_lock, check_unlock, check_north,
           check_markers_ready, check_nearest_keyboard, check_nearest_map, check_place, check_activity,
-          check_activity_guidance, check_red_band,
+          check_activity_guidance, check_journal_waiting, check_journal, check_red_band,
           check_names, check_keyboard_focus, check_colour_schemes, check_console]
 # Without the page loaded, or without values, nothing after makes sense.
 FATAL = {check_loads, check_formats}
@@ -552,7 +809,10 @@ def main():
     parser.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     parser.add_argument("--window-size", default="1280,1300")
     parser.add_argument("--change-timeout", type=float, default=20)
+    parser.add_argument("--journal-cache-dir", required=True,
+                        help="the dashboard's --journal-cache-dir: the check writes its photos there")
     args = parser.parse_args()
+    args.journal_responder = None
 
     started = time.monotonic()
     page = Page(args)
@@ -575,6 +835,8 @@ def main():
         print(f"  screenshot: {args.screenshot}")
     finally:
         page.quit()
+        if args.journal_responder:
+            args.journal_responder.stop()
     print(f"  {len(CHECKS)} checks, {failures} failed, {time.monotonic() - started:.1f} s in the browser")
     return 1 if failures else 0
 

@@ -16,14 +16,26 @@ public enum DashboardInput: Sendable, Hashable {
     case permissions(device: String, PermissionsReport)
     /// The activity service's summary of the device's week (`stepcompass/{device}/activity`).
     case activity(device: String, ActivityReport)
+    /// The journal's current walk (`stepcompass/{device}/journal`).
+    case journal(device: String, JournalReport)
+    /// A photo point of the current walk (`stepcompass/{device}/journal/photo`).
+    case journalPhoto(device: String, PhotoPointReport)
     case markersStatus(MarkersStatusReport)
     case markersCollection([Marker])
     /// A service's status; nil when the retained status was cleared.
     case serviceStatus(service: String, ServiceStatusReport?)
 
+    /// Whether it is one of the journal's messages (the page's Journal panel changes, not the device's view).
+    public var isJournal: Bool {
+        switch self {
+        case .journal, .journalPhoto: true
+        default: false
+        }
+    }
+
     /// The topics the view model reads.
     public enum Kind: Sendable, Hashable {
-        case steps, heading, position, calibration, bearingLock, location, permissions, activity
+        case steps, heading, position, calibration, bearingLock, location, permissions, activity, journal, journalPhoto
         case markersStatus, markersCollection
         case serviceStatus(String)
     }
@@ -55,6 +67,9 @@ public enum DashboardInput: Sendable, Hashable {
         case .permissions:
             return .permissions(device: device, try decoder.decode(PermissionsReport.self, what: "permissions"))
         case .activity: return .activity(device: device, try decoder.decode(ActivityReport.self, what: "activity"))
+        case .journal: return .journal(device: device, try decoder.decode(JournalReport.self, what: "journal"))
+        case .journalPhoto:
+            return .journalPhoto(device: device, try decoder.decode(PhotoPointReport.self, what: "journal photo"))
         case .markersStatus: return .markersStatus(try decoder.decode(MarkersStatusReport.self, what: "markers status"))
         case .markersCollection:
             do {

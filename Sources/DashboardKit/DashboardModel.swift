@@ -51,6 +51,8 @@ public struct DashboardModel: Sendable {
         case .location(let id, let report): return update(id) { $0.location = report }
         case .permissions(let id, let report): return update(id) { $0.permissions = report }
         case .activity(let id, let report): return update(id) { $0.activity = report }
+        case .journal(let id, let report): return update(id) { $0.record(report) }
+        case .journalPhoto(let id, let report): return update(id) { $0.record(report) }
         case .markersStatus(let report):
             markersStatus = report
             return .markers

@@ -10,6 +10,10 @@ public struct DeviceState: Sendable, Hashable {
     public internal(set) var location: LocationReport?
     public internal(set) var permissions: PermissionsReport?
     public internal(set) var activity: ActivityReport?
+    /// The journal's last `journal` message, and the `journal/photo` points of its walk in point order (at most
+    /// ``journalPointLimit``, the furthest along).
+    public internal(set) var journal: JournalReport?
+    public internal(set) var journalPoints: [PhotoPointReport] = []
     /// The positions walked, oldest first, at most the model's path limit.
     public internal(set) var path: [PathPoint] = []
     public internal(set) var rose = RoseAngle()

@@ -13,17 +13,21 @@ public struct DashboardConfiguration: Sendable, Hashable {
     public var maxDevices: Int
     /// The most events a second per browser for the followed device (coalesced, never queued).
     public var maxEventRate: Double
-    /// How long a nearest-markers request waits for the marker service, in seconds.
+    /// How long a request to a service (nearest markers, step history, walks) waits for the answer, in seconds.
     public var requestTimeout: Double
+    /// The journal's image cache (its `--cache-dir`), served at `/journal/photos/{file}`; relative to the working
+    /// directory like the journal's own default.
+    public var journalCacheDirectory: String
 
     public init(httpHost: String = "127.0.0.1", httpPort: Int = 8080, pathLimit: Int = 2_000, maxDevices: Int = 10_000,
-                maxEventRate: Double = 10, requestTimeout: Double = 5) {
+                maxEventRate: Double = 10, requestTimeout: Double = 5, journalCacheDirectory: String = ".data/journal/photos") {
         self.httpHost = httpHost
         self.httpPort = httpPort
         self.pathLimit = pathLimit
         self.maxDevices = maxDevices
         self.maxEventRate = maxEventRate
         self.requestTimeout = requestTimeout
+        self.journalCacheDirectory = journalCacheDirectory
     }
 
     /// Checks every value, naming the option that is wrong.
@@ -40,18 +44,20 @@ public struct DashboardConfiguration: Sendable, Hashable {
         guard requestTimeout.isFinite, requestTimeout > 0, requestTimeout <= 60 else {
             throw .invalidConfiguration("--request-timeout must be in (0, 60] seconds, got \(requestTimeout)")
         }
+        guard !journalCacheDirectory.isEmpty else { throw .invalidConfiguration("--journal-cache-dir must not be empty") }
     }
 }
 
 extension DashboardConfiguration {
     /// The defaults: 127.0.0.1:8080, 2,000 positions of path, 10,000 devices, 10 updates a second, a 5 s
-    /// nearest-markers timeout.
+    /// request timeout, the journal's images in `.data/journal/photos` (the journal's default `--cache-dir`).
     public static let defaults = DashboardConfiguration()
 
     /// Reads the settings from configuration and validates them.
     ///
     /// Keys (each optional, defaults in ``defaults``): `http.host` (string), `http.port` (int), `path.limit`
-    /// (int), `max.devices` (int), `max.event.rate` (double, per second), `request.timeout` (double, seconds).
+    /// (int), `max.devices` (int), `max.event.rate` (double, per second), `request.timeout` (double, seconds),
+    /// `journal.cache.dir` (string, env `JOURNAL_CACHE_DIR`).
     /// - Parameter config: The service's configuration.
     /// - Throws: ``DashboardServiceError/invalidConfiguration(_:)`` naming the option.
     public init(config: ConfigReader) throws(DashboardServiceError) {
@@ -62,7 +68,8 @@ extension DashboardConfiguration {
             pathLimit: config.int(forKey: "path.limit", default: defaults.pathLimit),
             maxDevices: config.int(forKey: "max.devices", default: defaults.maxDevices),
             maxEventRate: config.double(forKey: "max.event.rate", default: defaults.maxEventRate),
-            requestTimeout: config.double(forKey: "request.timeout", default: defaults.requestTimeout))
+            requestTimeout: config.double(forKey: "request.timeout", default: defaults.requestTimeout),
+            journalCacheDirectory: config.string(forKey: "journal.cache.dir", default: defaults.journalCacheDirectory))
         try validate()
     }
 }

@@ -29,7 +29,9 @@ actor DashboardHub {
             for mailbox in mailboxes.values {
                 var kinds: Set<EventKind> = isNew ? [.devices] : []
                 if (mailbox.requestedDevice ?? followed) == id {
-                    kinds.insert(.device)
+                    // The journal's messages change only the Journal panel, not the device's view.
+                    if input.isJournal || isNew { kinds.insert(.journal) }
+                    if !input.isJournal || isNew { kinds.insert(.device) }
                     if pathChanged || isNew { kinds.insert(.path) }
                 }
                 mailbox.post(kinds)
@@ -58,7 +60,7 @@ actor DashboardHub {
     /// The number of open event streams.
     var streamCount: Int { mailboxes.count }
 
-    /// The events of the given kinds for one browser, in a fixed order (the list before the device).
+    /// The events of the given kinds for one browser, in a fixed order (the list before the device, the journal last).
     func events(_ kinds: Set<EventKind>, for mailbox: EventMailbox) -> [ServerSentEvent] {
         let selected = mailbox.requestedDevice ?? model.defaultDeviceID
         var events: [ServerSentEvent] = []
@@ -73,6 +75,10 @@ actor DashboardHub {
         }
         if kinds.contains(.markers) { events.append(event(.markers, model.markersView)) }
         if kinds.contains(.services) { events.append(event(.services, model.servicesView)) }
+        // Last, so the snapshot's first events stay those of the live view.
+        if kinds.contains(.journal), let id = selected, let state = model.device(id) {
+            events.append(event(.journal, JournalEvent(device: id, journal: state.journalView)))
+        }
         return events
     }
 
@@ -82,7 +88,7 @@ actor DashboardHub {
         let state = selected.flatMap { model.device($0) }
         return DashboardSnapshot(
             devices: model.deviceIDs, selected: selected, device: state?.view, path: state?.path ?? [],
-            markers: model.markersView, services: model.servicesView)
+            journal: state?.journalView, markers: model.markersView, services: model.servicesView)
     }
 
     /// The devices seen so far.

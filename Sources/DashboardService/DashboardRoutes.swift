@@ -6,10 +6,12 @@ import Logging
 import NIOCore
 import ServiceRuntime
 
-/// The dashboard's HTTP interface: the page, its event stream, the state, and the commands it sends.
+/// The dashboard's HTTP interface: the page, its event stream, the state, the commands it sends, the services'
+/// answers it asks for (nearest markers, step history, the journal's walks and GPX), and the journal's cached photos.
 ///
 /// Every command is checked here and published on the bus as the contract's command; the services do
 /// the work and the change comes back through the event stream, so the page never assumes an outcome.
+/// The requests to services share ``ServiceRequester`` and one mapping of failures to HTTP statuses.
 struct DashboardRoutes: Sendable {
     let hub: DashboardHub
     let files: StaticFiles
@@ -42,11 +44,24 @@ struct DashboardRoutes: Sendable {
         router.post("/api/devices/:device/reset-position") { request, context in
             await command(request, context, .commandResetPosition)
         }
+        router.post("/api/devices/:device/walk") { request, context in
+            await command(request, context, .commandWalk)
+        }
         router.post("/api/markers/refresh") { _, _ in
             await publish(BusMessage(topic: topics.markersRefresh, payload: Data("{}".utf8), qos: .atLeastOnce))
         }
         router.get("/api/devices/:device/history") { request, context in
             await history(request, context)
+        }
+        router.get("/api/devices/:device/walks") { request, context in
+            await walks(request, context)
+        }
+        router.get("/api/devices/:device/walks/:walk") { _, context in
+            await walk(context)
+        }
+        router.get("/journal/photos/:file") { _, context in
+            let photos = JournalPhotos(directory: configuration.journalCacheDirectory)
+            return await photos.response(file: context.parameters.get("file") ?? "", context: context)
         }
         router.get("/api/markers/:marker/nearest") { request, context in
             await nearest(request, context)
@@ -124,12 +139,11 @@ struct DashboardRoutes: Sendable {
         guard let count = Int(countText), (1...50).contains(count) else {
             return JSONResponse.error("badRequest", "count must be 1...50, got '\(countText)'", status: .badRequest)
         }
-        let client = NearestClient(bus: bus, topics: topics, timeout: .milliseconds(Int(configuration.requestTimeout * 1000)))
+        let client = NearestClient(requester: requester)
         do {
             switch try await client.nearest(markerID: marker, count: count) {
             case .timedOut:
-                let seconds = DisplayText.decimal(configuration.requestTimeout, places: 0)
-                return JSONResponse.error("timeout", "the marker service did not answer within \(seconds) s", status: .gatewayTimeout)
+                return JSONResponse.error("timeout", "the marker service did not answer within \(timeoutText) s", status: .gatewayTimeout)
             case .reply(let view):
                 guard let code = view.errorCode else { return JSONResponse.make(view) }
                 let status: HTTPResponse.Status =
@@ -159,25 +173,11 @@ struct DashboardRoutes: Sendable {
         let from = query.get("from").map { String($0) }
             ?? Timestamp.format((Timestamp.parse(to) ?? Date()).addingTimeInterval(-defaultSpan))
         let csv = query.get("format") == "csv"
-        let client = HistoryClient(bus: bus, topics: topics, timeout: .milliseconds(Int(configuration.requestTimeout * 1000)))
-        let reply: Data
-        do {
-            switch try await client.history(device: device, from: from, to: to, granularity: granularity) {
-            case .timedOut:
-                let seconds = DisplayText.decimal(configuration.requestTimeout, places: 0)
-                return JSONResponse.error("timeout", "the activity service did not answer within \(seconds) s", status: .gatewayTimeout)
-            case .reply(let data): reply = data
-            }
-        } catch {
-            return JSONResponse.error("busUnavailable", "the history request could not be sent: \(error)", status: .serviceUnavailable)
-        }
-        guard let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
-            return JSONResponse.error("badGateway", "the activity service's reply could not be read", status: .badGateway)
-        }
-        if let failure = object["error"] as? [String: Any] {
-            let code = failure["code"] as? String ?? "badRequest"
-            let status: HTTPResponse.Status = code == "badRequest" ? .badRequest : .serviceUnavailable
-            return JSONResponse.error(code, failure["message"] as? String ?? code, status: status)
+        let body = ["device": device, "from": from, "to": to, "granularity": granularity]
+        let (reply, object): (Data, [String: Any])
+        switch await ask(.activity, topics.activityHistory, json: body) {
+        case .answered(let data, let json): (reply, object) = (data, json)
+        case .failed(let response): return response
         }
         guard csv else {
             return Response(
@@ -195,5 +195,144 @@ struct DashboardRoutes: Sendable {
                 .contentDisposition: "attachment; filename=\"\(device)-\(granularity).csv\"",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    // MARK: Requests to the services
+
+    /// The requests' sender, with the configured timeout.
+    private var requester: ServiceRequester {
+        ServiceRequester(bus: bus, topics: topics, timeout: .milliseconds(Int(configuration.requestTimeout * 1000)))
+    }
+
+    /// `5`: the request timeout in words.
+    private var timeoutText: String { DisplayText.decimal(configuration.requestTimeout, places: 0) }
+
+    /// A service the dashboard asks, as its errors name it.
+    struct RequestedService: Sendable {
+        /// `the activity service`.
+        let name: String
+        /// What a person should check when it does not answer.
+        let silenceHint: String
+
+        static let activity = RequestedService(name: "the activity service", silenceHint: "")
+        static let journal = RequestedService(
+            name: "the journal service", silenceHint: "; it may not be running (stepcompass-journal)")
+    }
+
+    /// A service's answer, or the API's error response for the request.
+    enum Answer {
+        /// The reply's bytes and its JSON object (not an error reply).
+        case answered(Data, [String: Any])
+        case failed(Response)
+    }
+
+    /// Sends a request to a service and reads its reply. Every failure becomes the API's error: 504 when the service
+    /// does not answer in time, 503 when the request cannot be sent, 502 for a reply that is not a JSON object, and
+    /// the service's own error as 400 (`badRequest`), 404 (`notFound`) or 503 (anything else, such as `unavailable`).
+    private func ask(_ service: RequestedService, _ topic: String, json body: [String: Any]) async -> Answer {
+        let reply: Data
+        do {
+            switch try await requester.request(topic, json: body) {
+            case .timedOut:
+                return .failed(JSONResponse.error(
+                    "timeout", "\(service.name) did not answer within \(timeoutText) s\(service.silenceHint)", status: .gatewayTimeout))
+            case .reply(let data): reply = data
+            }
+        } catch {
+            return .failed(JSONResponse.error(
+                "busUnavailable", "the request to \(service.name) could not be sent: \(error)", status: .serviceUnavailable))
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
+            return .failed(JSONResponse.error("badGateway", "\(service.name)'s reply could not be read", status: .badGateway))
+        }
+        if let failure = object["error"] as? [String: Any] {
+            let code = failure["code"] as? String ?? "badRequest"
+            let status: HTTPResponse.Status =
+                switch code {
+                case "badRequest": .badRequest
+                case "notFound": .notFound
+                default: .serviceUnavailable
+                }
+            return .failed(JSONResponse.error(code, failure["message"] as? String ?? code, status: status))
+        }
+        return .answered(reply, object)
+    }
+
+    // MARK: The journal's walks
+
+    /// The longest walk id asked about.
+    private static let maximumWalkID = 100
+
+    /// `GET /api/devices/{id}/walks[?limit=N]`: the device's walks, newest first (the journal's reply, each walk
+    /// with its title, distance, date and GPX link in words).
+    private func walks(_ request: Request, _ context: BasicRequestContext) async -> Response {
+        let device = context.parameters.get("device") ?? ""
+        guard DeviceID.isValid(device) else {
+            return JSONResponse.error("badRequest", "invalid device id '\(device)'", status: .badRequest)
+        }
+        var body: [String: Any] = ["device": device]
+        if let text = request.uri.queryParameters.get("limit") {
+            guard let limit = Int(text) else {
+                return JSONResponse.error("badRequest", "limit must be a whole number, got '\(text.prefix(20))'", status: .badRequest)
+            }
+            body["limit"] = limit
+        }
+        switch await ask(.journal, topics.journalWalks, json: body) {
+        case .failed(let response): return response
+        case .answered(let data, _):
+            guard let reply = try? JournalWalksReply.decode(Array(data)), let walks = reply.walks else {
+                return JSONResponse.error("badGateway", "the journal service's list of walks could not be read", status: .badGateway)
+            }
+            return JSONResponse.make(WalkListView(device: device, walks: walks))
+        }
+    }
+
+    /// `GET /api/devices/{id}/walks/{walk}`: the walk, its route and its photo points (newest first), and
+    /// `GET /api/devices/{id}/walks/{walk}.gpx`: the walk as a GPX download.
+    private func walk(_ context: BasicRequestContext) async -> Response {
+        let device = context.parameters.get("device") ?? ""
+        guard DeviceID.isValid(device) else {
+            return JSONResponse.error("badRequest", "invalid device id '\(device)'", status: .badRequest)
+        }
+        var id = context.parameters.get("walk") ?? ""
+        let gpx = id.hasSuffix(".gpx")
+        if gpx { id.removeLast(4) }
+        guard Self.isWalkID(id) else {
+            return JSONResponse.error(
+                "badRequest", "invalid walk id '\(id.prefix(40))': 1 to \(Self.maximumWalkID) of A-Z a-z 0-9 _ -", status: .badRequest)
+        }
+        let body: [String: Any] = ["device": device, "walk": id, "format": gpx ? "gpx" : "json"]
+        switch await ask(.journal, topics.journalWalks, json: body) {
+        case .failed(let response): return response
+        case .answered(let data, _):
+            let reply = try? JournalWalksReply.decode(Array(data))
+            if gpx {
+                guard let text = reply?.gpx else {
+                    return JSONResponse.error("badGateway", "the journal service's GPX reply could not be read", status: .badGateway)
+                }
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "application/gpx+xml",
+                        .contentDisposition: "attachment; filename=\"\(device)-\(id).gpx\"",
+                        .cacheControl: "no-store",
+                    ],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+            }
+            guard let reply, let walk = reply.walk else {
+                return JSONResponse.error("badGateway", "the journal service's walk reply could not be read", status: .badGateway)
+            }
+            return JSONResponse.make(WalkDetailView(device: device, walk: walk, route: reply.route ?? [], points: reply.points ?? []))
+        }
+    }
+
+    /// A walk id as the dashboard passes it on: letters, digits, `_` and `-` (the journal's are UUIDs).
+    static func isWalkID(_ id: String) -> Bool {
+        (1...maximumWalkID).contains(id.utf8.count) && id.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
+            default: false
+            }
+        }
     }
 }

@@ -7,6 +7,8 @@ public struct DashboardSnapshot: Sendable, Hashable, Codable {
     public var selected: String?
     public var device: DeviceView?
     public var path: [PathPoint]
+    /// The device's Journal panel (nil without a device).
+    public var journal: JournalView?
     public var markers: MarkersView
     public var services: [ServiceView]
 }
@@ -21,4 +23,11 @@ struct DeviceListEvent: Sendable, Hashable, Codable {
 struct PathEvent: Sendable, Hashable, Codable {
     var device: String
     var points: [PathPoint]
+}
+
+/// The `journal` event: the followed device's Journal panel (sent when a `journal` or `journal/photo` message
+/// arrives, not with every heading).
+struct JournalEvent: Sendable, Hashable, Codable {
+    var device: String
+    var journal: JournalView
 }

@@ -10,6 +10,7 @@ struct DashboardTopics: Sendable {
     private static let deviceTopics: [Topics.DeviceTopic: DashboardInput.Kind] = [
         .steps: .steps, .heading: .heading, .position: .position, .calibration: .calibration,
         .bearingLock: .bearingLock, .location: .location, .permissions: .permissions, .activity: .activity,
+        .journal: .journal, .journalPhoto: .journalPhoto,
     ]
 
     /// The subscription's filters, all at QoS 1 (each message arrives at the QoS it was published with).
@@ -35,8 +36,9 @@ struct DashboardTopics: Sendable {
         guard let (device, suffix) = topics.parseDeviceTopic(topic), let kind = Self.deviceTopics[suffix] else {
             return nil
         }
-        // `stepcompass/errors/activity`, the activity service's error topic, also matches `+/activity`: not a device.
-        if suffix == .activity, !DeviceID.isValid(device) { return nil }
+        // `stepcompass/errors/activity` and `stepcompass/errors/journal`, the services' error topics, also match
+        // `+/activity` and `+/journal`: not devices.
+        if suffix == .activity || suffix == .journal, !DeviceID.isValid(device) { return nil }
         return (kind, device)
     }
 }

@@ -3,12 +3,10 @@ import DashboardKit
 import Foundation
 import ServiceRuntime
 
-/// Asks the marker service for a marker's nearest neighbours (MQTT 5 request/response, replies under
-/// `stepcompass/replies/` where the ACL lets the marker service answer).
+/// Asks the marker service for a marker's nearest neighbours (`stepcompass/markers/nearest`, through
+/// ``ServiceRequester``).
 struct NearestClient: Sendable {
-    let bus: any MessageBus
-    let topics: Topics
-    let timeout: Duration
+    let requester: ServiceRequester
 
     enum Outcome: Sendable {
         case reply(NearestView)
@@ -16,16 +14,9 @@ struct NearestClient: Sendable {
     }
 
     func nearest(markerID: String, count: Int) async throws -> Outcome {
-        let body = try JSONSerialization.data(withJSONObject: ["id": markerID, "count": count], options: [.sortedKeys])
-        let replyTopic = "\(topics.replies)/\(bus.clientID)/\(UUID().uuidString)"
-        let request = BusMessage(topic: topics.markersNearest, payload: body, qos: .atLeastOnce)
-        let reply: BusMessage
-        do {
-            reply = try await bus.request(request, replyTopic: replyTopic, timeout: timeout)
-        } catch let error as BusError where error.code == .timeout {
-            return .timedOut
+        switch try await requester.request(requester.topics.markersNearest, json: ["id": markerID, "count": count]) {
+        case .timedOut: return .timedOut
+        case .reply(let payload): return .reply(NearestView(reply: try JSONDecoder().decode(NearestReply.self, from: payload)))
         }
-        let decoded = try JSONDecoder().decode(NearestReply.self, from: reply.payload)
-        return .reply(NearestView(reply: decoded))
     }
 }

@@ -8,12 +8,14 @@ import ServiceRuntime
 struct DashboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stepcompass-dashboard",
-        abstract: "StepCompass web dashboard: steps, heading, compass rose, position, bearing lock and markers, live.",
+        abstract: "StepCompass web dashboard: steps, heading, compass rose, position, bearing lock, markers and walk journal, live.",
         discussion: """
             Serves one page on --http-port (default 8080) that updates live (Server-Sent Events) from the \
-            bus, and sends the page's commands (bearing lock, north, calibration, marker refresh) to the \
-            services. It listens on 127.0.0.1 unless --http-host says otherwise (0.0.0.0 in a container): \
-            the page has no login. Every option can also be set with the environment variable of the same \
+            bus, and sends the page's commands (bearing lock, north, calibration, marker refresh, walk \
+            start and stop) to the services. The Journal panel shows the walk journal's current walk, its \
+            photos (the images served from --journal-cache-dir) and the past walks with GPX downloads. It \
+            listens on 127.0.0.1 unless --http-host says otherwise (0.0.0.0 in a container): the page has \
+            no login. Every option can also be set with the environment variable of the same \
             name (--http-port is HTTP_PORT, --mqtt-host is MQTT_HOST) or in a JSON file (--config, default \
             Config/dashboard.json). Stop with SIGTERM or Ctrl-C.
 
@@ -37,8 +39,11 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-event-rate"), help: "Most live updates a second per browser (env MAX_EVENT_RATE, default 10).")
     var maxEventRate: Double?
 
-    @Option(name: .customLong("request-timeout"), help: "Seconds to wait for the marker service's nearest-markers reply (env REQUEST_TIMEOUT, default 5).")
+    @Option(name: .customLong("request-timeout"), help: "Seconds to wait for a service's reply: nearest markers, step history, walks (env REQUEST_TIMEOUT, default 5).")
     var requestTimeout: Double?
+
+    @Option(name: .customLong("journal-cache-dir"), help: "The journal's image cache (its --cache-dir), served at /journal/photos/FILE (env JOURNAL_CACHE_DIR, default .data/journal/photos).")
+    var journalCacheDirectory: String?
 
     func run() async throws {
         var values = CommandLineValues()
@@ -48,6 +53,7 @@ struct DashboardCommand: AsyncParsableCommand {
         values.set("max.devices", maxDevices)
         values.set("max.event.rate", maxEventRate)
         values.set("request.timeout", requestTimeout)
+        values.set("journal.cache.dir", journalCacheDirectory)
         let runner = try await ServiceRunner.prepare(service: "dashboard", options: runtime, commandLine: values.values)
         try await runner.run { config, logger, bus in
             do {

@@ -43,6 +43,13 @@ struct DashboardHarness: Sendable {
         return (Int(response.status.code), response.headers.first(name: "content-type"), String(buffer: body))
     }
 
+    /// A GET with the answer's headers, the body as bytes.
+    func getWithHeaders(_ path: String) async throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + path), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
+        return (Int(response.status.code), response.headers, Array(buffer: body))
+    }
+
     /// A POST of a JSON body, the answer's status and JSON object.
     func post(_ path: String, _ json: String) async throws -> (status: Int, body: [String: Any]) {
         var request = HTTPClientRequest(url: base + path)

@@ -10,6 +10,10 @@ const UNIT_KEY = 'stepcompass.elevationUnit';
 const RECONNECT_MS = 3000;
 // Above this many markers the map shows names only as tooltips (and the chosen one), so labels stay legible.
 const MAX_MAP_LABELS = 12;
+// The walk shown in the Journal panel is asked for again at most this often while it grows.
+const WALK_REFRESH_MS = 5000;
+// Past walks listed.
+const WALKS_LISTED = 20;
 
 const page = {
   chosenDevice: '',      // the device the user picked; '' follows the server's default (the first seen)
@@ -22,6 +26,7 @@ const page = {
   selectedMarker: null,
   nearestRequest: 0,     // counts marker taps, so a late answer never overwrites a newer one
   unit: readUnit(),
+  journal: newJournal(''),
 };
 
 const $ = (id) => document.getElementById(id);
@@ -73,6 +78,7 @@ function connect() {
   listen(source, 'path', renderPath);
   listen(source, 'markers', renderMarkers);
   listen(source, 'services', renderServices);
+  listen(source, 'journal', renderJournal);
 }
 
 function listen(source, name, render) {
@@ -127,6 +133,7 @@ function renderDevice(view) {
   renderPermissions(view.permissions);
   renderActivity(view.activity);
   for (const id of ['lock-button', 'north-toggle', 'calibrate-button', 'reset-position']) $(id).disabled = false;
+  renderJournalButtons();
 }
 
 // The dial turns by the server's unwrapped angle (a heading going from 359° to 1° arrives as 359 then 361):
@@ -265,27 +272,36 @@ function renderPlaylist(playlist) {
 // Position frame: x north (drawn up), y east (drawn right). The view box follows the path's extent.
 function renderPath({ device, points = [] }) {
   if (page.device && device !== page.device.id) return;
-  const line = $('path-line');
   const dot = $('path-dot');
   const start = $('path-start');
   const coordinates = points.map((point) => [point.y, -point.x]);
-  line.setAttribute('points', coordinates.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' '));
+  drawLine($('path-line'), coordinates);
   setHidden(dot, coordinates.length === 0);
   setHidden(start, coordinates.length === 0);
   if (!coordinates.length) return;
+  // At least 10 m across, so the first steps do not fill the whole plot.
+  const frame = fitPlot($('path-map'), coordinates, 10);
+  const [lastX, lastY] = coordinates[coordinates.length - 1];
+  placeCircle(dot, lastX, lastY, frame.side * 0.025);
+  placeCircle(start, coordinates[0][0], coordinates[0][1], frame.side * 0.015);
+  drawGrid($('path-grid'), 'path-grid-size', frame);
+}
 
+// A polyline through [x, y] points (metres east, metres south: north is up).
+function drawLine(line, coordinates) {
+  line.setAttribute('points', coordinates.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' '));
+}
+
+// Sets a plot's square view box round the points: at least `minimum` metres across, 15 % margin round them.
+function fitPlot(plot, coordinates, minimum) {
   const xs = coordinates.map(([x]) => x);
   const ys = coordinates.map(([, y]) => y);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  // At least 10 m across, so the first steps do not fill the whole plot; 15 % margin round the path.
-  const side = Math.max(maxX - minX, maxY - minY, 10) * 1.15;
+  const side = Math.max(maxX - minX, maxY - minY, minimum) * 1.15;
   const left = (minX + maxX) / 2 - side / 2;
   const top = (minY + maxY) / 2 - side / 2;
-  $('path-map').setAttribute('viewBox', `${left.toFixed(2)} ${top.toFixed(2)} ${side.toFixed(2)} ${side.toFixed(2)}`);
-  const [lastX, lastY] = coordinates[coordinates.length - 1];
-  placeCircle(dot, lastX, lastY, side * 0.025);
-  placeCircle(start, coordinates[0][0], coordinates[0][1], side * 0.015);
-  drawGrid(left, top, side);
+  plot.setAttribute('viewBox', `${left.toFixed(2)} ${top.toFixed(2)} ${side.toFixed(2)} ${side.toFixed(2)}`);
+  return { left, top, side };
 }
 
 function placeCircle(circle, x, y, radius) {
@@ -294,8 +310,8 @@ function placeCircle(circle, x, y, radius) {
   circle.setAttribute('r', radius.toFixed(2));
 }
 
-// A metre grid of 1, 2 or 5 × 10^n so that four to ten lines cross the plot.
-function drawGrid(left, top, side) {
+// A metre grid of 1, 2 or 5 × 10^n so that four to ten lines cross the plot; its size written in `sizeId`.
+function drawGrid(grid, sizeId, { left, top, side }) {
   const rough = side / 6;
   const magnitude = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough);
@@ -306,8 +322,8 @@ function drawGrid(left, top, side) {
   for (let y = Math.ceil(top / step) * step; y <= top + side; y += step) {
     lines.push(svg('line', { x1: left, y1: y, x2: left + side, y2: y, class: y === 0 ? 'axis' : '' }));
   }
-  $('path-grid').replaceChildren(...lines);
-  setText('path-grid-size', String(step));
+  grid.replaceChildren(...lines);
+  setText(sizeId, String(step));
 }
 
 // ---- Markers -------------------------------------------------------------------------------------
@@ -400,6 +416,330 @@ async function showNearest(id) {
     return entry;
   }));
   showText('nearest-error', nearest.errorText);
+}
+
+// ---- Journal -------------------------------------------------------------------------------------
+
+// The panel's state for one device. `view` is the server's JournalView (the `journal` event: the walk that is on
+// and the photo points the dashboard has seen of it); `detail` is the journal's reply for the walk shown (its route
+// and every photo point), asked for over the HTTP API, as the list of past walks is.
+function newJournal(device) {
+  return {
+    device,
+    view: null,
+    chosen: '',          // a walk of the list the user chose to show; '' shows the walk that is on
+    latest: '',          // the newest walk of the list, shown when none is on and none is chosen
+    detail: null,        // the last WalkDetailView
+    detailFor: '',       // the walk the last detail request was for, and when
+    detailAt: 0,
+    detailTimer: null,
+    detailRequest: 0,    // counts requests, so a late answer never overwrites a newer one
+    liveKey: '',         // the walk that is on and its counts, to ask again when it grows
+    walksFor: null,      // the walk that was on when the list was last asked for (undefined: never)
+    walksRequest: 0,
+    pointsKey: '',       // what the photo list and the route were last drawn from
+  };
+}
+
+function renderJournal({ device, journal }) {
+  if (page.device && device !== page.device.id) return;
+  if (page.journal.device !== device) {
+    clearTimeout(page.journal.detailTimer);
+    page.journal = newJournal(device);
+  }
+  const state = page.journal;
+  state.view = journal;
+  const walk = journal.walk;
+  const status = $('journal-status');
+  setText('journal-status', journal.statusText);
+  status.classList.toggle('recording', journal.recording);
+  status.classList.toggle('warning', journal.walkOn && !journal.recording);
+  setHidden($('journal-walk'), !walk);
+  if (walk) {
+    setText('journal-walk-title', walk.title);
+    setText('journal-walk-stats', walk.distanceText);
+    setText('journal-walk-counts', walk.countsText);
+    setText('journal-walk-date', walk.dateText ? `Started ${walk.dateText}` : '');
+  }
+  renderJournalButtons();
+  // A walk started or stopped: the list changes (the walk that is on is its first entry).
+  const liveID = walk ? walk.id : '';
+  if (journal.reported && state.walksFor !== liveID) {
+    state.walksFor = liveID;
+    loadWalks();
+  } else if (!journal.reported && state.walksFor === null) {
+    setText('journal-walks-status', 'No walks reported.');
+  }
+  // The walk that is on grew: ask for its route again (at most every WALK_REFRESH_MS).
+  const liveKey = walk ? JSON.stringify([walk.id, walk.routePoints, walk.points, walk.photos]) : '';
+  const grew = liveKey !== state.liveKey;
+  state.liveKey = liveKey;
+  if (state.chosen && state.chosen === liveID) state.chosen = '';
+  wantDetail(grew && !state.chosen);
+  renderJournalWalk();
+}
+
+function renderJournalButtons() {
+  const view = page.journal.view;
+  const walkOn = Boolean(view && view.walkOn);
+  $('journal-start').disabled = !page.device || walkOn;
+  $('journal-stop').disabled = !page.device || !walkOn;
+}
+
+// The walk shown: the one chosen from the list, else the one that is on, else the newest.
+function shownWalkID() {
+  const state = page.journal;
+  return state.chosen || (state.view && state.view.walk ? state.view.walk.id : '') || state.latest;
+}
+
+// Asks for the shown walk's route and photo points: at once for another walk, else (`refresh`, the walk grew) no
+// sooner than WALK_REFRESH_MS after the last request.
+function wantDetail(refresh) {
+  const state = page.journal;
+  const id = shownWalkID();
+  if (!id) {
+    clearTimeout(state.detailTimer);
+    return;
+  }
+  if (id === state.detailFor && !refresh) return;
+  clearTimeout(state.detailTimer);
+  const wait = id === state.detailFor ? Math.max(0, state.detailAt + WALK_REFRESH_MS - Date.now()) : 0;
+  state.detailTimer = setTimeout(() => loadDetail(id), wait);
+}
+
+async function loadDetail(id) {
+  const state = page.journal;
+  const request = ++state.detailRequest;
+  state.detailFor = id;
+  state.detailAt = Date.now();
+  const path = `/api/devices/${encodeURIComponent(state.device)}/walks/${encodeURIComponent(id)}`;
+  const { body, failure } = await fetchJSON(path);
+  if (state !== page.journal || request !== state.detailRequest) return;
+  showText('journal-error', failure || '');
+  if (body) state.detail = body;
+  renderJournalWalk();
+}
+
+async function loadWalks() {
+  const state = page.journal;
+  const request = ++state.walksRequest;
+  setText('journal-walks-status', 'Asking the journal for the past walks…');
+  const path = `/api/devices/${encodeURIComponent(state.device)}/walks?limit=${WALKS_LISTED}`;
+  const { body, failure } = await fetchJSON(path);
+  if (state !== page.journal || request !== state.walksRequest) return;
+  if (failure) {
+    setText('journal-walks-status', failure);
+    return;
+  }
+  setText('journal-walks-status', body.walks.length ? '' : 'No walks yet.');
+  state.latest = body.walks.length ? body.walks[0].id : '';
+  listWalks(body.walks);
+  wantDetail(false);
+  renderJournalWalk();
+}
+
+// A GET of the dashboard's API: the JSON body when it succeeds, else the failure in words.
+async function fetchJSON(path) {
+  try {
+    const response = await fetch(path);
+    const body = await response.json().catch(() => null);
+    if (response.ok && body) return { body };
+    return { failure: errorMessage(body, response) };
+  } catch (error) {
+    return { failure: `Could not reach the dashboard: ${error.message}` };
+  }
+}
+
+function listWalks(walks) {
+  $('journal-walks').replaceChildren(...walks.map((walk) => {
+    const item = document.createElement('li');
+    item.dataset.walk = walk.id;
+    const title = document.createElement('span');
+    title.className = 'walk-title';
+    title.textContent = walk.active ? `${walk.title} (on)` : walk.title;
+    const detail = document.createElement('span');
+    detail.className = 'note';
+    detail.textContent = [walk.dateText, walk.distanceText, walk.countsText].filter(Boolean).join(' · ');
+    const show = document.createElement('button');
+    show.type = 'button';
+    show.dataset.walk = walk.id;
+    show.textContent = 'Show';
+    show.setAttribute('aria-label', `Show ${walk.title}`);
+    const gpx = document.createElement('a');
+    gpx.href = walk.gpxUrl;
+    gpx.className = 'gpx';
+    gpx.setAttribute('download', '');
+    gpx.textContent = 'GPX';
+    gpx.setAttribute('aria-label', `GPX download of ${walk.title}`);
+    item.append(title, ' ', detail, ' ', show, ' ', gpx);
+    return item;
+  }));
+  markShownWalk();
+}
+
+function markShownWalk() {
+  const id = shownWalkID();
+  for (const button of $('journal-walks').querySelectorAll('button[data-walk]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.walk === id));
+  }
+}
+
+function chooseWalk(id) {
+  const state = page.journal;
+  const live = state.view && state.view.walk ? state.view.walk.id : '';
+  // Choosing the shown walk again goes back to the walk that is on (or the newest).
+  state.chosen = id === shownWalkID() || id === live ? '' : id;
+  wantDetail(false);
+  renderJournalWalk();
+}
+
+// The shown walk's photo points, newest first: the journal's reply, and what the live `journal/photo` messages
+// say of each point (a decided point — found or none — wins over a pending one).
+function shownPoints(id) {
+  const state = page.journal;
+  const byPoint = new Map();
+  const add = (point) => {
+    const known = byPoint.get(point.point);
+    if (!known || known.status === 'pending' || point.status !== 'pending') byPoint.set(point.point, point);
+  };
+  if (state.detail && state.detail.walk.id === id) state.detail.points.forEach(add);
+  if (state.view && state.view.walk && state.view.walk.id === id) state.view.points.forEach(add);
+  return [...byPoint.values()].sort((a, b) => b.point - a.point);
+}
+
+function renderJournalWalk() {
+  const state = page.journal;
+  const id = shownWalkID();
+  const detail = state.detail && state.detail.walk.id === id ? state.detail : null;
+  const live = state.view && state.view.walk && state.view.walk.id === id ? state.view.walk : null;
+  const walk = live || (detail && detail.walk);
+  setText('journal-shown-title', walk ? `Photos of ${walk.title}` : 'Photos');
+  const points = id ? shownPoints(id) : [];
+  const route = detail ? detail.route : [];
+  markShownWalk();
+  const key = JSON.stringify([id, points, route.length, route[route.length - 1]]);
+  if (key === state.pointsKey) return;
+  state.pointsKey = key;
+  listPhotoPoints(points, id);
+  drawRoute(route, points);
+}
+
+function listPhotoPoints(points, id) {
+  const empty = !id ? 'No walk on: start one, or choose a past walk below.' : 'No photo points yet.';
+  setText('journal-photos-empty', points.length ? '' : empty);
+  $('journal-photos').replaceChildren(...points.map((point) => {
+    const item = document.createElement('li');
+    item.className = `journal-point ${point.status}`;
+    item.id = `journal-point-${point.point}`;
+    item.dataset.point = point.point;
+    item.tabIndex = -1;
+    const where = document.createElement('p');
+    where.className = 'note';
+    where.textContent = point.distanceText;
+    if (point.photo) {
+      item.append(photoFigure(point.photo), where);
+    } else {
+      const placeholder = document.createElement('div');
+      placeholder.className = 'placeholder';
+      placeholder.textContent = point.placeholderText;
+      item.append(placeholder, where);
+      if (point.noteText) {
+        const note = document.createElement('p');
+        note.className = 'note';
+        note.textContent = point.noteText;
+        item.append(note);
+      }
+    }
+    return item;
+  }));
+}
+
+// The image, and under it the attribution its licence asks for: the title linked to the photo's page, the author,
+// the licence linked to its text.
+function photoFigure(photo) {
+  const figure = document.createElement('figure');
+  const image = document.createElement('img');
+  image.src = photo.imageUrl;
+  image.alt = photo.altText;
+  image.loading = 'lazy';
+  if (photo.width && photo.height) {
+    image.width = photo.width;
+    image.height = photo.height;
+  }
+  const caption = document.createElement('figcaption');
+  caption.className = 'attribution';
+  caption.append(link(photo.title, photo.pageUrl, 'photo-title'));
+  if (photo.authorText) {
+    const author = document.createElement('span');
+    author.className = 'photo-author';
+    author.textContent = photo.authorText;
+    caption.append(' ', author);
+  }
+  caption.append(' · ', link(photo.license, photo.licenseUrl, 'photo-license'));
+  figure.append(image, caption);
+  return figure;
+}
+
+// A link opening in a new tab, or plain text without a URL.
+function link(text, url, className) {
+  const element = document.createElement(url ? 'a' : 'span');
+  element.className = className;
+  element.textContent = text;
+  if (url) {
+    element.href = url;
+    element.target = '_blank';
+    element.rel = 'noopener noreferrer';
+  }
+  return element;
+}
+
+// The route in metres round its first point (east right, north up), as the walked path is drawn, and a pin per
+// photo; the pins alone while there is no route yet.
+function drawRoute(route, points) {
+  const pins = points.filter((point) => point.photo && point.latitude != null && point.longitude != null);
+  const places = route.map((point) => [point.latitude, point.longitude])
+    .concat(pins.map((point) => [point.latitude, point.longitude]));
+  const map = $('journal-map');
+  setHidden(map, !places.length);
+  setHidden($('journal-map-note'), !places.length);
+  if (!places.length) return;
+  const [lat0, lon0] = places[0];
+  const east = Math.cos((lat0 * Math.PI) / 180) * 111320;
+  const project = ([lat, lon]) => [(lon - lon0) * east, -(lat - lat0) * 110540];
+  const line = route.map((point) => project([point.latitude, point.longitude]));
+  const frame = fitPlot(map, places.map(project), 50);
+  drawLine($('journal-route'), line);
+  setHidden($('journal-route-start'), !line.length);
+  setHidden($('journal-route-end'), !line.length);
+  if (line.length) {
+    placeCircle($('journal-route-start'), line[0][0], line[0][1], frame.side * 0.015);
+    placeCircle($('journal-route-end'), line[line.length - 1][0], line[line.length - 1][1], frame.side * 0.02);
+  }
+  drawGrid($('journal-grid'), 'journal-grid-size', frame);
+  $('journal-pins').replaceChildren(...pins.map((point) => {
+    const [x, y] = project([point.latitude, point.longitude]);
+    const group = svg('g', { class: 'journal-pin', 'data-point': point.point });
+    const title = svg('title');
+    title.textContent = `${point.photo.title} (${point.distanceText})`;
+    group.append(title,
+      svg('circle', { cx: x.toFixed(2), cy: y.toFixed(2), r: (frame.side * 0.035).toFixed(2), class: 'hit' }),
+      svg('circle', { cx: x.toFixed(2), cy: y.toFixed(2), r: (frame.side * 0.02).toFixed(2), class: 'dot' }));
+    return group;
+  }));
+}
+
+// A pin's photo, scrolled to and focused.
+function showPhotoPoint(point) {
+  const item = $(`journal-point-${point}`);
+  if (!item) return;
+  item.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  item.focus({ preventScroll: true });
+}
+
+function startWalk() {
+  const name = $('journal-name').value.trim();
+  deviceCommand('walk', name ? { action: 'start', name } : { action: 'start' });
+  $('journal-name').value = '';
 }
 
 // ---- Services ------------------------------------------------------------------------------------
@@ -495,6 +835,19 @@ function wire() {
   });
   $('calibrate-button').addEventListener('click', () => deviceCommand('calibrate', { action: 'start' }));
   $('reset-position').addEventListener('click', () => deviceCommand('reset-position', {}));
+  $('journal-start').addEventListener('click', startWalk);
+  $('journal-stop').addEventListener('click', () => deviceCommand('walk', { action: 'stop' }));
+  $('journal-name').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !$('journal-start').disabled) startWalk();
+  });
+  $('journal-walks').addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-walk]');
+    if (button) chooseWalk(button.dataset.walk);
+  });
+  $('journal-pins').addEventListener('click', (event) => {
+    const pin = event.target.closest('.journal-pin');
+    if (pin) showPhotoPoint(pin.dataset.point);
+  });
   $('markers-retry').addEventListener('click', () => post('/api/markers/refresh', {}));
   $('elevation-toggle').addEventListener('click', toggleUnit);
   $('markers-list').addEventListener('click', (event) => {
