@@ -69,6 +69,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: The bus: protocol, its two implementations, and test support
@@ -121,6 +123,10 @@ let package = Package(
         .target(
             name: "ServiceRuntime",
             dependencies: ["Bus", "MosquittoBus", "StepCompassContract", log, lifecycle, configuration, argumentParser,
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "Prometheus", package: "swift-prometheus"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "SystemPackage", package: "swift-system")]
         ),
@@ -158,10 +164,12 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
         ),
-        .target(name: "ActivityService", dependencies: ["Bus", "ServiceRuntime", "ActivityKit", "ActivityStore", log, lifecycle, configuration]),
+        .target(name: "ActivityService", dependencies: ["Bus", "ServiceRuntime", "ActivityKit", "ActivityStore", log, lifecycle, configuration,
+                                                  .product(name: "Metrics", package: "swift-metrics")]),
         .target(
             name: "JournalService",
             dependencies: ["Bus", "ServiceRuntime", "JournalKit", "JournalStore", "HTTPFetching", log, lifecycle, configuration,
+                           .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]

@@ -3,6 +3,7 @@ public import ActivityStore
 import Bus
 import Foundation
 import Logging
+import Metrics
 public import ServiceLifecycle
 public import ServiceRuntime
 
@@ -205,7 +206,11 @@ public actor ActivityService: Service {
         var delay = Duration.milliseconds(250)
         while true {
             do {
-                return try await store.apply(batch)
+                let started = ContinuousClock.now
+                let applied = try await store.apply(batch)
+                Timer(label: "stepcompass_activity_write_seconds", dimensions: [("service", context.service)])
+                    .record(duration: ContinuousClock.now - started)
+                return applied
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 context.logger.warning("could not store a batch of steps; retrying", metadata: [

@@ -3,6 +3,7 @@ import Foundation
 import JournalKit
 import JournalStore
 import Logging
+import Metrics
 import ServiceRuntime
 
 extension JournalService {
@@ -63,6 +64,12 @@ extension JournalService {
         var point = job
         point.attempts += 1
         let now = Date().timeIntervalSince1970
+        let outcomeName: String = switch outcome {
+        case .found: "found"
+        case .none: "none"
+        case .failed: "failed"
+        }
+        Counter(label: "stepcompass_journal_photo_lookups_total", dimensions: [("service", context.service), ("outcome", outcomeName)]).increment()
         switch outcome {
         case .found(let photo, let file):
             point.status = .found

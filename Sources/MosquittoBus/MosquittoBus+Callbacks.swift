@@ -60,6 +60,7 @@ extension MosquittoBus {
             "mqtt.protocol": "\(configuration.protocolVersion.rawValue)",
             "mqtt.sessionPresent": "\(flags & 1 == 1)",
         ])
+        configuration.observer?.connection(up: true, connects: count)
         resubscribe(active, birth: birth)
         for waiter in waiters { waiter.resume() }
     }
@@ -114,6 +115,7 @@ extension MosquittoBus {
             return (Array(state.ackWaiters.values), state.stopRequested)
         }
         window.connectionLost()
+        configuration.observer?.connection(up: false, connects: state.withLock { $0.connectCount })
         let error = BusError(.notConnected, "the connection to the MQTT broker was lost")
         for waiter in waiters { waiter.resume(throwing: error) }
         if stopping {
@@ -153,6 +155,7 @@ extension MosquittoBus {
         guard !receivedBatch.isEmpty else { return }
         let batch = receivedBatch
         receivedBatch.removeAll(keepingCapacity: true)
+        configuration.observer?.received(batch)
         router.route(batch)
     }
 

@@ -73,6 +73,9 @@ public final class MosquittoBus: ConnectableBus {
     /// The most publishes that were in flight at once (never above ``MosquittoConfiguration/maxInflight``).
     public var peakInflight: Int { window.peakInUse }
 
+    /// The publishes waiting for the broker's acknowledgement now.
+    public var inflight: Int { window.inUse }
+
     /// The socket's file descriptor while connected (for diagnostics such as checking `TCP_NODELAY`).
     package var socketDescriptor: Int32 { mosquitto_socket(handle) }
 
@@ -141,6 +144,7 @@ public final class MosquittoBus: ConnectableBus {
             }
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 window.commit(mid: mid, qos: message.qos)
+                configuration.observer?.published(message)
                 return
             }
             window.cancelReservation()

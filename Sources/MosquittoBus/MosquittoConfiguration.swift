@@ -51,6 +51,8 @@ public struct MosquittoConfiguration: Sendable {
     public var reconnectDelayMax: Duration
     /// Messages buffered per subscription before the newest are dropped (and counted and logged).
     public var subscriptionBuffer: Int
+    /// Sees the traffic and the connection, for metrics (nil: nobody).
+    public var observer: (any BusObserver)?
 
     /// Creates a configuration.
     public init(

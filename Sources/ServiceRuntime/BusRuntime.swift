@@ -3,6 +3,8 @@ public import Configuration
 public import Foundation
 public import Logging
 public import ServiceLifecycle
+import Metrics
+import MosquittoBus
 
 /// Assembles one StepCompass service over any bus: the topic names, the `online`/`offline` statuses, the
 /// ``BusConnection`` service and the context the logic gets.
@@ -30,6 +32,9 @@ public struct BusRuntime: Sendable {
     public let connection: BusConnection
     /// The context the logic gets.
     public let context: BusServiceContext
+    /// Where `GET /metrics` is served (`metrics.host`, `metrics.port`); nil: no metrics endpoint.
+    public let metrics: (host: String, port: Int)?
+    private let bus: any ConnectableBus
 
     /// Creates the runtime of one service.
     /// - Parameters:
@@ -40,7 +45,8 @@ public struct BusRuntime: Sendable {
     ///   - startedAt: The start time reported in the status.
     public init(service: String, config: ConfigReader, logger: Logger, bus: any ConnectableBus, startedAt: Date = Date()) {
         let topics = Topics(prefix: config.string(forKey: "topic.prefix", default: "stepcompass"))
-        self.init(service: service, topics: topics, logger: logger, bus: bus, startedAt: startedAt)
+        let metrics = config.int(forKey: "metrics.port").map { (host: config.string(forKey: "metrics.host", default: "127.0.0.1"), port: $0) }
+        self.init(service: service, topics: topics, logger: logger, bus: bus, startedAt: startedAt, metrics: metrics)
     }
 
     /// Creates the runtime of one service with the given topic names.
@@ -50,7 +56,15 @@ public struct BusRuntime: Sendable {
     ///   - logger: The service's logger.
     ///   - bus: The bus, not yet connected.
     ///   - startedAt: The start time reported in the status.
-    public init(service: String, topics: Topics, logger: Logger, bus: any ConnectableBus, startedAt: Date = Date()) {
+    ///   - metrics: Where to serve `GET /metrics`; nil for none. swift-metrics is bootstrapped here, before the
+    ///     service makes its metrics.
+    public init(
+        service: String, topics: Topics, logger: Logger, bus: any ConnectableBus, startedAt: Date = Date(),
+        metrics: (host: String, port: Int)? = nil
+    ) {
+        if metrics != nil { ServiceMetrics.bootstrap() }
+        self.metrics = metrics
+        self.bus = bus
         let statuses = ServiceStatus.messages(service: service, topics: topics, startedAt: startedAt)
         let connection = BusConnection(bus: bus, online: statuses.online, offline: statuses.offline, logger: logger)
         self.service = service
@@ -67,6 +81,17 @@ public struct BusRuntime: Sendable {
     /// (a replay, a walk of `--duration`) shuts the whole group down gracefully.
     /// - Parameter services: The logic services, in start order; they are stopped in reverse order.
     public func group(_ services: [any Service]) -> ServiceGroup {
+        var services = services
+        if let metrics, let registry = ServiceMetrics.registry {
+            let bus = self.bus
+            let service = self.service
+            let inflight = Gauge(label: "stepcompass_mqtt_inflight_publishes", dimensions: [("service", service)])
+            let up = Gauge(label: "stepcompass_service_info", dimensions: [("service", service), ("version", StepCompassVersion.current)])
+            services.append(MetricsEndpoint(host: metrics.host, port: metrics.port, registry: registry, logger: logger) {
+                up.record(1)
+                if let mosquitto = bus as? MosquittoBus { inflight.record(mosquitto.inflight) }
+            })
+        }
         let logic = services.map {
             ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
         }

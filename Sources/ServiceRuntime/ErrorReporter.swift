@@ -1,6 +1,7 @@
 public import Bus
 import Foundation
 public import Logging
+import Metrics
 
 /// Reports rejected inputs on `stepcompass/errors/{service}` and in the log; the service goes on.
 ///
@@ -12,12 +13,16 @@ public struct ErrorReporter: Sendable {
     private let topic: String
     private let errorRoot: String
     private let logger: Logger
+    private let topics: Topics
+    private let service: String
 
     public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger) {
         self.bus = bus
         self.topic = topics.errors(service)
         self.errorRoot = topics.errors("")
         self.logger = logger
+        self.topics = topics
+        self.service = service
     }
 
     struct Report: Encodable {
@@ -38,6 +43,7 @@ public struct ErrorReporter: Sendable {
             return
         }
         logger.notice("rejected a message", metadata: ["mqtt.topic": "\(message.topic)", "reason": "\(reason)"])
+        Counter(label: "stepcompass_rejected_inputs_total", dimensions: [("service", service), ("kind", topics.kind(of: message.topic))]).increment()
         let cut = message.payload.prefix(256)
         let report = Report(
             timestamp: Timestamp.format(Date()), topic: message.topic, error: reason,

@@ -47,6 +47,12 @@ public struct RuntimeOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("log-format"), help: "text or json (env LOG_FORMAT, default text).")
     public var logFormat: String?
 
+    @Option(name: .customLong("metrics-port"), help: "Serve Prometheus metrics at http://HOST:PORT/metrics (env METRICS_PORT; off when not set).")
+    public var metricsPort: Int?
+
+    @Option(name: .customLong("metrics-host"), help: "Address of the metrics endpoint (env METRICS_HOST, default 127.0.0.1; 0.0.0.0 in a container).")
+    public var metricsHost: String?
+
     @Option(name: .customLong("config"), help: "JSON configuration file (env CONFIG_FILE, default Config/<service>.json if it exists).")
     public var configFile: String?
 
@@ -68,6 +74,8 @@ public struct RuntimeOptions: ParsableArguments, Sendable {
         values.set("topic.prefix", topicPrefix)
         values.set("log.level", logLevel)
         values.set("log.format", logFormat)
+        values.set("metrics.port", metricsPort)
+        values.set("metrics.host", metricsHost)
         return values.values
     }
 }

@@ -67,7 +67,11 @@ public struct ServiceRunner: Sendable {
     public func run(_ build: (ConfigReader, Logger, MosquittoBus) async throws -> ServiceGroup) async throws {
         try checkSettings()
         let statuses = ServiceStatus.messages(service: service, topics: topics, startedAt: Date())
-        let mqtt = try MosquittoConfiguration(config: config, service: service, will: statuses.offline)
+        var mqtt = try MosquittoConfiguration(config: config, service: service, will: statuses.offline)
+        if config.int(forKey: "metrics.port") != nil {
+            ServiceMetrics.bootstrap()
+            mqtt.observer = BusTrafficMetrics(service: service, topics: topics)
+        }
         let bus = try MosquittoBus(configuration: mqtt, logger: logger)
         logger.info("starting", metadata: [
             "service": "\(service)", "version": "\(StepCompassVersion.current)",
