@@ -16,7 +16,7 @@
 # Nothing secret is ever written to the repository or the image.
 set -eu
 
-service_users="sensors compass position markers dashboard bridge activity"
+service_users="sensors compass position markers dashboard bridge activity journal"
 client_users="device viewer"
 # The uid of the services' non-root user (compose/Dockerfile, ARG APP_UID): it must read its password.
 app_uid="${STEPCOMPASS_APP_UID:-10001}"

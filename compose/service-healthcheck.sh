@@ -2,7 +2,7 @@
 # Health check of a StepCompass service container: healthy when the service's retained status on the
 # bus says online (the contract: a service says online only once its subscriptions are acknowledged).
 #
-# Usage: service-healthcheck.sh <service>     (sensors, compass, position, markers, dashboard, bridge, activity)
+# Usage: service-healthcheck.sh <service>     (sensors, compass, position, markers, dashboard, bridge, activity, journal)
 # Reads the same MQTT_* variables as the service; the password as in service-entrypoint.sh.
 set -eu
 

@@ -60,7 +60,10 @@ broken(lambda d: d["components"]["messages"]["Steps"]["payload"]["properties"]["
 broken(lambda d: d["operations"]["sendHeading"]["bindings"]["mqtt"].update(qos=1), "the contract says QoS 0, retain true")
 broken(lambda d: d["channels"].pop("nearby"), "stepcompass/{device}/nearby has no channel")
 broken(lambda d: d["components"]["messages"]["Position"]["examples"][0]["payload"].pop("x"), "'x' is a required property")
-print("check-asyncapi-all: the document check catches 11 kinds of broken document")
+broken(lambda d: d["operations"]["sendJournal"]["bindings"]["mqtt"].update(retain=False), "QoS 1, retain true")
+broken(lambda d: d["channels"].pop("journalPhoto"), "stepcompass/{device}/journal/photo has no channel")
+broken(lambda d: d["components"]["messages"]["JournalPhoto"]["examples"][0]["payload"].update(photo=None), "photo: None is not of type 'object'")
+print("check-asyncapi-all: the document check catches 14 kinds of broken document")
 PY
 
 # 3. A round trip through a broker, in the `mosquitto_sub -v` format.

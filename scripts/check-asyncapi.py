@@ -62,6 +62,19 @@ CONTRACT_TOPICS = {
     "stepcompass/errors/{service}": (0, False),
 }
 
+# Topics added to the bus after contract v1, by the services that own them (README, Docs/asyncapi.yaml),
+# held to their publishers' QoS and retain flag the same way.
+SERVICE_TOPICS = {
+    # stepcompass-activity
+    "stepcompass/{device}/activity": (1, True),
+    "stepcompass/activity/history": (1, False),
+    # stepcompass-journal (and the dashboard or client that commands it)
+    "stepcompass/{device}/cmd/walk": (1, False),
+    "stepcompass/{device}/journal": (1, True),
+    "stepcompass/{device}/journal/photo": (1, False),
+    "stepcompass/journal/walks": (1, False),
+}
+
 PARAMETER = re.compile(r"\{([^{}]+)\}")
 
 
@@ -224,7 +237,7 @@ def check_document(document: dict[str, Any]) -> list[str]:
 
     # The contract: every topic present, with the publisher's QoS and retain flag.
     addresses = {channel.get("address"): name for name, channel in channels.items() if isinstance(channel, dict)}
-    for address, (qos, retain) in CONTRACT_TOPICS.items():
+    for address, (qos, retain) in {**CONTRACT_TOPICS, **SERVICE_TOPICS}.items():
         name = addresses.get(address)
         if name is None:
             problems.append(f"the contract topic {address} has no channel")

@@ -28,7 +28,7 @@ trap cleanup EXIT
 chmod 755 "$work"
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-users="sensors compass position markers dashboard bridge activity device viewer"
+users="sensors compass position markers dashboard bridge activity journal device viewer"
 ws_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 
 : > "$work/passwd"
@@ -118,6 +118,10 @@ dashboard stepcompass/markers/cmd/refresh 1
 dashboard stepcompass/markers/nearest 1
 dashboard stepcompass/activity/history 1
 dashboard stepcompass/d1/activity 0
+dashboard stepcompass/d1/cmd/walk 1
+dashboard stepcompass/journal/walks 1
+dashboard stepcompass/d1/journal 0
+dashboard stepcompass/d1/journal/photo 0
 dashboard stepcompass/services/dashboard/status 1
 dashboard stepcompass/errors/dashboard 1
 dashboard stepcompass/d1/steps 0
@@ -162,6 +166,29 @@ activity stepcompass/activity/history 0
 activity stepcompass/services/position/sync 0
 sensors stepcompass/phone-1/activity 0
 device stepcompass/phone-1/activity 0
+journal stepcompass/phone-1/journal 1
+journal stepcompass/phone-1/journal/photo 1
+journal stepcompass/replies/client-7/walks 1
+journal stepcompass/services/journal/status 1
+journal stepcompass/services/journal/sync 1
+journal stepcompass/errors/journal 1
+journal stepcompass/phone-1/location 0
+journal stepcompass/phone-1/position 0
+journal stepcompass/phone-1/permissions 0
+journal stepcompass/phone-1/steps 0
+journal stepcompass/phone-1/cmd/walk 0
+journal stepcompass/journal/walks 0
+journal stepcompass/phone-1/activity 0
+journal stepcompass/services/activity/status 0
+journal stepcompass/services/activity/sync 0
+activity stepcompass/services/journal/sync 0
+activity stepcompass/phone-1/journal 0
+sensors stepcompass/phone-1/journal/photo 0
+device stepcompass/phone-1/journal 0
+device stepcompass/phone-1/cmd/walk 0
+device stepcompass/journal/walks 0
+viewer stepcompass/phone-1/cmd/walk 0
+viewer stepcompass/journal/walks 0
 sensors sensor-logger 0
 compass owntracks/alice/phone 0
 viewer sensor-logger 0 ws

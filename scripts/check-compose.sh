@@ -34,7 +34,7 @@ trap cleanup EXIT
 
 # Every service container gets the contract's variables and its own user.
 config="$(env -i PATH="$PATH" HOME="$HOME" "$venv/bin/docker-compose" -f "$compose_file" config)"
-for service in sensors compass position markers dashboard bridge activity; do
+for service in sensors compass position markers dashboard bridge activity journal; do
     block="$(awk -v s="  $service:" '$0 == s { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
     for variable in MQTT_HOST MQTT_PORT MQTT_USERNAME MQTT_PASSWORD MQTT_PROTOCOL MQTT_CLIENT_ID TOPIC_PREFIX LOG_LEVEL LOG_FORMAT; do
         grep -q "^      $variable:" <<< "$block" || fail "service $service lacks $variable"
@@ -49,6 +49,22 @@ grep -q '127.0.0.1:9001:9001' <<< "$config" || fail "the broker does not publish
 bridge_block="$(awk '$0 == "  bridge:" { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
 grep -q "^      HTTP_HOST: 0.0.0.0$" <<< "$bridge_block" || fail "the bridge does not listen on every interface of its container"
 grep -q "^      TOKEN:" <<< "$bridge_block" || fail "the bridge gets no TOKEN"
+# The walk journal: --auto, its SQLite and photo cache in volumes, the photo cache also in the dashboard
+# (read-only: the dashboard serves the images and never writes them), and no Flickr key in the file.
+journal_block="$(awk '$0 == "  journal:" { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
+grep -q -- "- --auto$" <<< "$journal_block" || fail "the journal does not run with --auto"
+cache_dir="$(sed -nE 's/^      CACHE_DIR: (.+)$/\1/p' <<< "$journal_block")"
+[ -n "$cache_dir" ] || fail "the journal gets no CACHE_DIR"
+grep -qE "^ *- journal-photos:$cache_dir(:rw)?$" <<< "$journal_block" \
+    || fail "the journal's CACHE_DIR ($cache_dir) is not its journal-photos volume"
+grep -qE "^ *- journal-data:$(sed -nE 's/^      DATA_DIR: (.+)$/\1/p' <<< "$journal_block")(:rw)?$" <<< "$journal_block" \
+    || fail "the journal's DATA_DIR is not its journal-data volume"
+grep -qE "^      WIKIMEDIA_URL: https?://" <<< "$journal_block" || fail "the journal gets no WIKIMEDIA_URL"
+grep -qE "^      FLICKR_KEY: ''$|^      FLICKR_KEY: \"\"$|^      FLICKR_KEY: *$" <<< "$journal_block" \
+    || fail "the journal's FLICKR_KEY must be empty unless the environment sets it (a secret never goes in the file)"
+dashboard_block="$(awk '$0 == "  dashboard:" { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
+grep -qE "^ *- journal-photos:$cache_dir:ro$" <<< "$dashboard_block" || fail "the dashboard does not mount the journal's photos ($cache_dir) read-only"
+grep -q "^      JOURNAL_CACHE_DIR: $cache_dir$" <<< "$dashboard_block" || fail "the dashboard's JOURNAL_CACHE_DIR is not the journal's CACHE_DIR ($cache_dir)"
 echo "check-compose: $compose_file is valid for docker-compose 1.29.2"
 
 # 2. The entrypoint scripts against a real broker.
@@ -65,7 +81,7 @@ run_broker_entrypoint() {
         sh compose/broker-entrypoint.sh true >/dev/null || fail "broker-entrypoint.sh failed"
 }
 run_broker_entrypoint STEPCOMPASS_POSITION_PASSWORD=chosen-by-env
-for user in sensors compass position markers dashboard bridge activity; do
+for user in sensors compass position markers dashboard bridge activity journal; do
     [ -s "$work/secrets/$user/password" ] || fail "no password generated for $user"
 done
 first_token="$(cat "$work/secrets/bridge/token" 2>/dev/null)"

@@ -209,8 +209,10 @@ public actor JournalService: Service {
             devices[device] = state
             return
         }
-        let time = try Self.time(input.timestamp)
-        let decision = state.auto.stepped(at: time, walking: state.walk != nil)
+        _ = try Self.time(input.timestamp)  // a malformed timestamp is still reported
+        // Rest is real time: the receive time, on the same clock as the rest check (a simulator's or a replay's
+        // timestamps may be hours away from it).
+        let decision = state.auto.stepped(at: Date().timeIntervalSince1970, walking: state.walk != nil)
         devices[device] = state
         if case .start(let at) = decision {
             try await startWalk(device: device, name: nil, at: at, automatic: true)

@@ -184,8 +184,14 @@ struct JournalServiceTests {
         let fixture = try await JournalFixture()
         try await fixture.start(["auto": true, "rest.seconds": 2])
         try await fixture.permit("auto")
-        try await fixture.publish("stepcompass/auto/steps", #"{"steps": 10}"#)
+        // Steps stamped a day ago (a simulator's clock): the rest is measured on the receive clock, so the walk
+        // starts and stays on while steps keep coming.
+        try await fixture.publish("stepcompass/auto/steps", #"{"steps": 10, "timestamp": "2026-07-01T10:00:00.000Z"}"#)
         let started = try #require(await fixture.journal("auto") { $0.walk != nil })
+        for count in 11...14 {
+            try await fixture.publish("stepcompass/auto/steps", #"{"steps": \#(count), "timestamp": "2026-07-01T10:00:0\#(count - 10).000Z"}"#)
+            #expect(await fixture.journal("auto", timeout: .milliseconds(900)) { $0.walk == nil } == nil, "stopped while steps came")
+        }
         #expect(started.walk?.stopped == nil)
         let stopped = await fixture.journal("auto", timeout: .seconds(20)) { $0.walk == nil }
         #expect(stopped != nil, "the walk did not stop after 2 s of rest")
