@@ -102,6 +102,7 @@ let package = Package(
         .target(name: "PhoneFormats", dependencies: ["StepCompassContract"]),
         .target(name: "ActivityKit"),
         .target(name: "JournalKit"),
+        .target(name: "HomeAssistantKit"),
 
         // MARK: Storage: the activity store protocol and its two implementations (SQLite, PostgreSQL)
         .target(
@@ -152,7 +153,7 @@ let package = Package(
 
         .target(
             name: "DashboardService",
-            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log, lifecycle, configuration,
+            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", "HomeAssistantKit", "HomeAssistantService", log, lifecycle, configuration,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio")],
             resources: [.copy("Resources/Public")]
@@ -174,6 +175,7 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
+        .target(name: "HomeAssistantService", dependencies: ["Bus", "ServiceRuntime", "HomeAssistantKit", log, lifecycle]),
         .target(name: "StepCompassClient", dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log]),
 
         // MARK: Executables (thin: configuration, wiring, lifecycle)
@@ -236,6 +238,8 @@ let package = Package(
         ),
         .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
+        .testTarget(name: "HomeAssistantTests", dependencies: ["HomeAssistantKit", "HomeAssistantService", "Bus", "InMemoryBus", "BusTesting",
+                                                         "ServiceRuntime", log, lifecycle]),
         .testTarget(name: "JournalKitTests", dependencies: ["JournalKit"], resources: [.copy("Resources/gpx-1.1.xsd")]),
         .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore", "JournalKit", "ActivityStore", "BusTesting", log,
                                                         .product(name: "PostgresNIO", package: "postgres-nio")]),

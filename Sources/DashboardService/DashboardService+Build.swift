@@ -17,7 +17,10 @@ public func buildDashboard(
     config: ConfigReader, logger: Logger, bus: any ConnectableBus, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> ServiceGroup {
     let runtime = BusRuntime(service: "dashboard", config: config, logger: logger, bus: bus)
-    return try buildDashboard(configuration: DashboardConfiguration(config: config), runtime: runtime, onListening: onListening)
+    let homeAssistant = try HomeAssistantSettings(config: config).publisher(context: runtime.context)
+    return try buildDashboard(
+        configuration: DashboardConfiguration(config: config), runtime: runtime, extra: homeAssistant.map { [$0] } ?? [],
+        onListening: onListening)
 }
 
 /// Builds the dashboard from a configuration value (tests) over a runtime's bus.
@@ -27,8 +30,10 @@ public func buildDashboard(
 ///   - onListening: Called with the HTTP port once the dashboard is online.
 /// - Returns: The bus connection, the HTTP server and the bus side, in one group.
 /// - Throws: ``DashboardServiceError`` for a bad configuration or a missing page.
+///   - extra: More services of the group (the Home Assistant discovery with `--home-assistant`).
 public func buildDashboard(
-    configuration: DashboardConfiguration, runtime: BusRuntime, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    configuration: DashboardConfiguration, runtime: BusRuntime, extra: [any Service] = [],
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws(DashboardServiceError) -> ServiceGroup {
     try configuration.validate()
     let context = runtime.context
@@ -40,5 +45,5 @@ public func buildDashboard(
         logger: context.logger)
     let server = DashboardServer(routes: routes, configuration: configuration, logger: context.logger, listening: listened)
     // Stopped in reverse order: the bus side closes the event streams, then the server stops, then the bus.
-    return runtime.group([server, service])
+    return runtime.group([server, service] + extra)
 }

@@ -50,7 +50,7 @@ enum SensorPayloads {
         case .permissions, .calibration, .position, .bearingLock, .activity, .journal: (.atLeastOnce, true)
         case .heading: (.atMostOnce, true)
         case .imu, .simulationTruth, .nearby: (.atMostOnce, false)
-        case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition, .commandWalk, .journalPhoto: (.atLeastOnce, false)
+        case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition, .commandWalk, .commandForget, .journalPhoto: (.atLeastOnce, false)
         }
     }
 

@@ -26,6 +26,8 @@ public struct Topics: Sendable, Hashable {
         case commandSettings = "cmd/settings"
         case commandResetPosition = "cmd/reset-position"
         case commandWalk = "cmd/walk"
+        /// Forget a walker: `stepcompass forget DEVICE` (its Home Assistant device is removed).
+        case commandForget = "cmd/forget"
     }
 
     /// A device's topic, such as `stepcompass/phone-1/steps`.

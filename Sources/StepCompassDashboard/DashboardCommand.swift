@@ -42,6 +42,12 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("request-timeout"), help: "Seconds to wait for a service's reply: nearest markers, step history, walks (env REQUEST_TIMEOUT, default 5).")
     var requestTimeout: Double?
 
+    @Flag(name: .customLong("home-assistant"), help: "Publish Home Assistant MQTT discovery: a device per walker (env HOME_ASSISTANT=true).")
+    var homeAssistant = false
+
+    @Option(name: .customLong("home-assistant-prefix"), help: "Home Assistant's discovery prefix (env HOME_ASSISTANT_PREFIX, default homeassistant).")
+    var homeAssistantPrefix: String?
+
     @Option(name: .customLong("journal-cache-dir"), help: "The journal's image cache (its --cache-dir), served at /journal/photos/FILE (env JOURNAL_CACHE_DIR, default .data/journal/photos).")
     var journalCacheDirectory: String?
 
@@ -54,6 +60,8 @@ struct DashboardCommand: AsyncParsableCommand {
         values.set("max.event.rate", maxEventRate)
         values.set("request.timeout", requestTimeout)
         values.set("journal.cache.dir", journalCacheDirectory)
+        if homeAssistant { values.set("home.assistant", ConfigContent.bool(true)) }
+        values.set("home.assistant.prefix", homeAssistantPrefix)
         let runner = try await ServiceRunner.prepare(service: "dashboard", options: runtime, commandLine: values.values)
         try await runner.run { config, logger, bus in
             do {
