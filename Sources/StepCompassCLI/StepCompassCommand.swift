@@ -16,10 +16,15 @@ struct StepCompassCommand: AsyncParsableCommand {
             (stepcompass-cli-...) and a clean session, and publishes no service status.
 
             Exit status: 0 done; 1 the service refused or failed (an error reply, a rejected \
-            command, several devices and no --device, a file that cannot be written); 64 a bad \
-            argument; 69 the broker or the service did not answer; 78 a bad configuration value.
+            command, several devices and no --device, a file that cannot be written), or for \
+            `status`, a service that is not online; 64 a bad argument; 69 the broker or the service \
+            did not answer; 78 a bad configuration value.
+
+            Shell completion: stepcompass --generate-completion-script bash|zsh|fish (or make completions).
 
             Examples:
+              stepcompass status
+              stepcompass devices
               stepcompass watch
               stepcompass nearest muc-015 --count 5
               stepcompass activity --days 3
@@ -32,6 +37,6 @@ struct StepCompassCommand: AsyncParsableCommand {
         subcommands: [
             WatchCommand.self, NearestCommand.self, LockCommand.self, UnlockCommand.self, CalibrateCommand.self,
             NorthCommand.self, ResetPositionCommand.self, RefreshMarkersCommand.self, ActivityCommand.self, HistoryCommand.self,
-            WalkCommand.self, WalksCommand.self, GPXCommand.self,
+            WalkCommand.self, WalksCommand.self, GPXCommand.self, StatusCommand.self, DevicesCommand.self, ForgetCommand.self,
         ])
 }

@@ -1,5 +1,5 @@
 public import Bus
-import Foundation
+public import Foundation
 public import ServiceRuntime
 
 /// Finds the devices that have published, from the retained messages the services keep for each one.
@@ -13,6 +13,9 @@ public import ServiceRuntime
 public struct DeviceDiscovery: Sendable {
     /// The retained per-device topics that show a device exists.
     public static let evidence: [Topics.DeviceTopic] = [.heading, .position, .permissions, .calibration]
+    /// Every retained per-device topic of the contract (`Docs/asyncapi.yaml`): what `stepcompass devices` lists
+    /// and `stepcompass forget` clears.
+    public static let retained: [Topics.DeviceTopic] = [.permissions, .heading, .calibration, .bearingLock, .position, .activity, .journal]
 
     public let bus: any MessageBus
     public let topics: Topics
@@ -33,31 +36,41 @@ public struct DeviceDiscovery: Sendable {
     /// The devices with a retained message, in the order the broker replayed them; invalid ids and
     /// cleared (empty) messages are ignored.
     public func devices() async throws -> [String] {
-        let syncTopic = "\(topics.replies)/\(ReplyTopic.level(for: bus.clientID))/sync"
-        var requests = try Self.evidence.map { SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce) }
-        requests.append(SubscriptionRequest(try TopicFilter(syncTopic), qos: .atLeastOnce))
-        let subscription = try await bus.subscribe(to: requests)
-        let marker = UUID().uuidString
-        var found: [String] = []
-        do {
-            try await bus.publish(BusMessage(topic: syncTopic, text: marker, qos: .atLeastOnce))
-            let deadline = ContinuousClock.now + window
-            while let message = await subscription.next(before: deadline) {
-                if message.topic == syncTopic {
-                    if message.text == marker { break }
-                    continue
-                }
-                guard !message.payload.isEmpty, let (device, _) = topics.parseDeviceTopic(message.topic),
-                    DeviceID.isValid(device), !found.contains(device)
-                else { continue }
-                found.append(device)
+        try await inventory(of: Self.evidence).map(\.id)
+    }
+
+    /// The devices with a retained message on any of `deviceTopics`, in the order the broker replayed them, with
+    /// the topics each has and the latest `timestamp` among them; invalid ids and cleared (empty) messages are
+    /// ignored.
+    /// - Parameters:
+    ///   - deviceTopics: The per-device topics to read (default: every retained one of the contract).
+    ///   - device: Only this device (its topics are subscribed to by name, not with a wildcard).
+    public func inventory(of deviceTopics: [Topics.DeviceTopic] = Self.retained, device: String? = nil) async throws -> [DiscoveredDevice] {
+        let filters = deviceTopics.map { topic in device.map { topics.device($0, topic) } ?? topics.allDevices(topic) }
+        let messages = try await RetainedSnapshot.read(bus: bus, topics: topics, filters: filters, window: window)
+        var found: [DiscoveredDevice] = []
+        for message in messages where !message.payload.isEmpty {
+            guard let (id, topic) = topics.parseDeviceTopic(message.topic), deviceTopics.contains(topic), DeviceID.isValid(id),
+                device == nil || id == device
+            else { continue }
+            let timestamp = Self.timestamp(in: message.payload)
+            if let index = found.firstIndex(where: { $0.id == id }) {
+                found[index].add(topic, timestamp: timestamp)
+            } else {
+                var entry = DiscoveredDevice(id: id, topics: [], lastSeen: nil)
+                entry.add(topic, timestamp: timestamp)
+                found.append(entry)
             }
-        } catch {
-            try? await bus.unsubscribe(subscription)
-            throw error
         }
-        try? await bus.unsubscribe(subscription)
         return found
+    }
+
+    /// The payload's top-level `timestamp`, when it is a JSON object with one the contract's codec reads.
+    static func timestamp(in payload: Data) -> Date? {
+        guard let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
+            let text = object["timestamp"] as? String
+        else { return nil }
+        return Timestamp.parse(text)
     }
 
     /// The device a command goes to: the one asked for (checked against the contract's id rules), else
@@ -83,5 +96,30 @@ public struct DeviceDiscovery: Sendable {
             throw StepCompassClientError(.severalDevices,
                 "\(found.count) devices have published: \(found.sorted().joined(separator: ", ")). Choose one with --device ID")
         }
+    }
+}
+
+/// A device found from its retained messages.
+public struct DiscoveredDevice: Sendable, Hashable {
+    /// The device id.
+    public let id: String
+    /// The retained topics it has, in the order of ``DeviceDiscovery/retained`` (other topics after them).
+    public private(set) var topics: [Topics.DeviceTopic]
+    /// The latest `timestamp` among its retained messages; nil when none has one.
+    public private(set) var lastSeen: Date?
+
+    public init(id: String, topics: [Topics.DeviceTopic], lastSeen: Date?) {
+        self.id = id
+        self.topics = topics
+        self.lastSeen = lastSeen
+    }
+
+    mutating func add(_ topic: Topics.DeviceTopic, timestamp: Date?) {
+        if !topics.contains(topic) {
+            topics.append(topic)
+            let order = DeviceDiscovery.retained + Topics.DeviceTopic.allCases
+            topics.sort { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
+        }
+        if let timestamp, lastSeen.map({ timestamp > $0 }) ?? true { lastSeen = timestamp }
     }
 }
