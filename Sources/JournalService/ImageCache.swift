@@ -65,7 +65,10 @@ actor ImageCache {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(old))
             if files[Self.photoID(fileName: old)] == old { files[Self.photoID(fileName: old)] = nil }
         }
-        if index.contains(name) { files[photoID] = name }
+        guard index.contains(name) else {
+            throw CacheError(description: "the image of \(photoID) (\(bytes.count) bytes) is larger than the whole cache")
+        }
+        files[photoID] = name
         if !evicted.isEmpty {
             logger.debug("image cache full; least recently used images deleted", metadata: [
                 "journal.evicted": "\(evicted.count)", "journal.cacheBytes": "\(index.totalBytes)",
@@ -91,6 +94,11 @@ actor ImageCache {
         guard let dash = stem.firstIndex(of: "-") else { return stem }
         return stem[..<dash] + ":" + stem[stem.index(after: dash)...]
     }
+}
+
+/// Why an image could not be cached.
+struct CacheError: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// The image formats the journal keeps, recognised by their first bytes (a server's Content-Type is not trusted).

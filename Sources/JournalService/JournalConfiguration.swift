@@ -111,8 +111,9 @@ public struct JournalConfiguration: Sendable {
             flickrKey: key?.isEmpty == false ? key : nil,
             flickrCallsPerHour: config.int(forKey: "flickr.calls.per.hour", default: d.flickrCallsPerHour),
             cacheDirectory: config.string(forKey: "cache.dir", default: d.cacheDirectory),
-            cacheLimitBytes: config.int(forKey: "cache.mb", default: d.cacheLimitBytes / 1_000_000) * 1_000_000,
-            maximumImageBytes: Int(config.number(forKey: "max.image.mb", default: Double(d.maximumImageBytes) / 1_000_000) * 1_000_000),
+            // Clamped before the multiplication (a huge value must not trap); validate() names the range.
+            cacheLimitBytes: min(max(config.int(forKey: "cache.mb", default: d.cacheLimitBytes / 1_000_000), 0), 1_000_000) * 1_000_000,
+            maximumImageBytes: Int(min(max(config.number(forKey: "max.image.mb", default: Double(d.maximumImageBytes) / 1_000_000), 0), 1_000) * 1_000_000),
             requestTimeout: .milliseconds(config.int(forKey: "request.timeout.ms", default: 15_000)),
             concurrentLookups: config.int(forKey: "lookups", default: d.concurrentLookups),
             retry: RetryPolicy(base: config.number(forKey: "retry.base.seconds", default: d.retry.base), maximum: d.retry.maximum),
@@ -135,6 +136,7 @@ public struct JournalConfiguration: Sendable {
         try check(flickrCallsPerHour >= 1 && flickrCallsPerHour <= 3_600, "the setting 'flickr.calls.per.hour' is \(flickrCallsPerHour); expected 1 to 3600 (Flickr's limit per key)")
         try check(cacheLimitBytes >= 1_000_000, "the setting 'cache.mb' is below 1; expected 1 or more")
         try check(maximumImageBytes >= 10_000, "the setting 'max.image.mb' is below 0.01")
+        try check(maximumImageBytes <= cacheLimitBytes, "the setting 'max.image.mb' is larger than 'cache.mb': an image that size could never be cached")
         try check(requestTimeout >= .milliseconds(100), "the setting 'request.timeout.ms' is below 100")
         try check((1...256).contains(concurrentLookups), "the setting 'lookups' is \(concurrentLookups); expected 1 to 256")
         try check(retry.base >= 0.01, "the setting 'retry.base.seconds' is \(retry.base); expected 0.01 or more")

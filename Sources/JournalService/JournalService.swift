@@ -45,6 +45,7 @@ public actor JournalService: Service {
     var changed: Set<String> = []
     let wake = WakeSignal()
     var lastFailureLog: (message: String, at: ContinuousClock.Instant)?
+    let metrics: JournalMetrics
 
     /// Creates the service.
     /// - Parameters:
@@ -57,6 +58,7 @@ public actor JournalService: Service {
         self.store = store
         self.finder = finder
         self.context = context
+        self.metrics = JournalMetrics(context.metrics)
     }
 
     /// Migrates the store, resumes the walks that were on, then handles messages and looks up photos until the group
@@ -104,6 +106,7 @@ public actor JournalService: Service {
         for message in settled.queued { await handle(message) }
         try await flush()
         try await publishChanged()
+        recordGauges()
         // Rests are checked at least this often (--auto).
         let tick = Duration.milliseconds(Int64(min(5, configuration.restSeconds / 4) * 1_000))
         while !Task.isCancelled {
@@ -119,11 +122,14 @@ public actor JournalService: Service {
             try await flush()
             try await checkRest()
             try await publishChanged()
+            recordGauges()
         }
     }
 
     private func handle(_ message: BusMessage) async {
         if message.topic == context.syncTopic { return }
+        let started = ContinuousClock.now
+        defer { context.metrics.handled(message, since: started) }
         do {
             if message.topic == context.topics.journalWalks {
                 try await flush()  // the reply includes everything received before the request
@@ -132,12 +138,21 @@ public actor JournalService: Service {
             }
             guard let (device, topic) = context.topics.parseDeviceTopic(message.topic) else { return }
             try DeviceID.validate(device)
-            if message.payload.isEmpty { return }  // a cleared retained message
+            if message.payload.isEmpty {
+                // A cleared retained message; cleared permissions (`stepcompass forget`) withdraw the authorization.
+                if topic == .permissions, devices[device] != nil {
+                    devices[device]?.location = nil
+                    devices[device]?.lastFix = nil
+                    changed.insert(device)
+                }
+                return
+            }
             switch topic {
             case .permissions:
                 let input = try decoder.decode(PermissionsInput.self, from: message.payload)
                 if let location = input.location {
                     devices[device, default: newDevice()].location = location
+                    if location != "authorized" { devices[device]?.lastFix = nil }  // never start a route from it
                     changed.insert(device)
                     wake.signal()  // lookups held for this device may run now
                 }
@@ -179,7 +194,7 @@ public actor JournalService: Service {
         var state = devices[device] ?? newDevice()
         if let accuracy = input.horizontalAccuracy, !(accuracy >= 0 && accuracy <= configuration.route.maximumAccuracy) {
             // A poor fix is normal (indoors, a cold start): not an error, and not part of the route.
-        } else {
+        } else if state.location == "authorized" {
             state.lastFix = .init(coordinate: coordinate, altitude: input.altitude, accuracy: input.horizontalAccuracy, time: time)
         }
         if state.recording {
@@ -200,10 +215,12 @@ public actor JournalService: Service {
     }
 
     private func steps(_ input: StepsInput, device: String) async throws {
-        guard input.steps.isFinite, input.steps >= 0 else { throw InputError("'steps' must be a count of 0 or more") }
-        let count = Int64(input.steps)
+        guard input.steps.isFinite, input.steps >= 0, let count = Int64(exactly: input.steps.rounded(.down)) else {
+            throw InputError("'steps' must be a count of 0 or more")
+        }
         var state = devices[device] ?? newDevice()
-        let moved = state.lastCount.map { count > $0 } ?? (count > 0)
+        // The first count seen is a baseline (after a restart, a resting phone's unchanged total is not a step).
+        let moved = state.lastCount.map { count > $0 } ?? false
         state.lastCount = count
         guard moved, configuration.auto else {
             devices[device] = state
@@ -265,7 +282,7 @@ public actor JournalService: Service {
         usedPhotos[walk.id] = []
         // Start from where the walker is when the last good fix is recent.
         if state.recording, let fix = state.lastFix, time - fix.time <= 60 {
-            let update = state.tracker.fix(fix.coordinate, altitude: fix.altitude, horizontalAccuracy: fix.accuracy, time: max(fix.time, time))
+            let update = state.tracker.fix(fix.coordinate, altitude: fix.altitude, horizontalAccuracy: fix.accuracy, time: fix.time)
             state.pendingRoute += update.points
         }
         devices[device] = state
@@ -302,12 +319,14 @@ public actor JournalService: Service {
             state.walk = walk
             changed.insert(walk.device)
             state.tracker = RouteTracker(settings: configuration.route, resuming: last, photoPointsReached: walk.points)
+            // The rest (--auto) counts from the restart, not from the walk's start.
+            _ = state.auto.stepped(at: Date().timeIntervalSince1970, walking: true)
             devices[walk.device] = state
             walkDevices[walk.id] = walk.device
             let points = try await store.photoPoints(walk: walk.id)
             usedPhotos[walk.id] = Set(points.compactMap { $0.status == .found ? $0.photo?.id : nil })
             let pending = points.filter { $0.status == .pending }
-            if !pending.isEmpty { queue[walk.id] = pending }
+            if !pending.isEmpty { queue[walk.id] = Self.queueOrder(pending) }
         }
         if !walks.isEmpty {
             context.logger.info("resumed the walks that were on", metadata: ["journal.walks": "\(walks.count)"])
@@ -319,7 +338,7 @@ public actor JournalService: Service {
     /// Writes the route points and photo points received, and queues the new photo points for a lookup.
     func flush() async throws {
         for (device, state) in devices where !state.pendingRoute.isEmpty || !state.pendingPoints.isEmpty {
-            guard var walk = state.walk else {
+            guard let walk = state.walk else {
                 devices[device]?.pendingRoute = []
                 devices[device]?.pendingPoints = []
                 continue
@@ -328,15 +347,15 @@ public actor JournalService: Service {
             let points = state.pendingPoints
             let id = walk.id
             try await retrying("store a walk's route") { try await self.store.record(walk: id, route: route, photoPoints: points) }
-            walk.distance = state.tracker.distance
-            walk.routePoints += route.count
-            walk.points = state.tracker.photoPointsReached
-            devices[device]?.walk = walk
+            // Only the fields this write owns: a lookup that ended during the await may have counted a photo.
+            devices[device]?.walk?.distance = state.tracker.distance
+            devices[device]?.walk?.routePoints += route.count
+            devices[device]?.walk?.points = state.tracker.photoPointsReached
             changed.insert(device)
             devices[device]?.pendingRoute = []
             devices[device]?.pendingPoints = []
             if !points.isEmpty {
-                queue[walk.id, default: []] += points.map { WalkPhotoPoint(walk: walk.id, point: $0) }
+                queue[walk.id] = Self.queueOrder((queue[walk.id] ?? []) + points.map { WalkPhotoPoint(walk: walk.id, point: $0) })
                 wake.signal()
             }
         }

@@ -20,6 +20,8 @@ actor PhotoFinder {
         case none
         /// Try again later: why, and the server's `Retry-After` in seconds when it gave one.
         case failed(String, retryAfter: Double?)
+        /// Nothing was asked: the lookup was no longer allowed (the walk stopped, the permission went).
+        case withheld
     }
 
     /// A failed call: why, and how long the server asked to wait.
@@ -30,6 +32,11 @@ actor PhotoFinder {
         var invalidKey = false
         /// Flickr answered with an error that retrying will not mend (method not found, a bad argument).
         var misconfigured = false
+        /// Whether trying again later may succeed (a network failure, a 5xx, a 429) rather than never (a 404, an
+        /// image too large or not an image).
+        var retryable = true
+        /// The lookup was no longer allowed; nothing was sent.
+        var withheld = false
     }
 
     private let configuration: JournalConfiguration
@@ -39,6 +46,9 @@ actor PhotoFinder {
     private var flickrKey: String?
     private var loggedMisconfiguration: String?
     private var bucket: TokenBucket
+    /// No search before this moment (seconds since 1970): a search service answered 429 or 503 with `Retry-After`,
+    /// which asks every caller to wait, not only the point that got it.
+    private var notBefore: Double = 0
     /// The most results tried for one point before giving up for now.
     static let maximumImageTries = 5
 
@@ -59,16 +69,20 @@ actor PhotoFinder {
     /// Which service searches now.
     var source: PhotoSourceKind { flickrKey == nil ? .wikimedia : .flickr }
 
-    /// Finds a photo near `point` that is not in `used`.
-    func find(near point: GeoCoordinate, excluding used: Set<String>) async -> Outcome {
+    /// Finds a photo near `point` that is not in `used`; `allowed` is asked before every request (a walk that
+    /// stopped, or a permission withdrawn while waiting, sends nothing more).
+    func find(
+        near point: GeoCoordinate, excluding used: Set<String>, allowed: @Sendable () async -> Bool = { true }
+    ) async -> Outcome {
         var excluded = used
         var lastImageFailure: String?
-        var imageNetworkFailure = false
+        var retryableImageFailure = false
         for radius in [configuration.searchRadius, configuration.wideSearchRadius] {
             let candidates: [PhotoCandidate]
             do {
-                candidates = try await search(near: point, radius: radius)
+                candidates = try await search(near: point, radius: radius, allowed: allowed)
             } catch {
+                if error.withheld { return .withheld }
                 return .failed(error.message, retryAfter: error.retryAfter)
             }
             var tries = 0
@@ -76,14 +90,13 @@ actor PhotoFinder {
                 tries += 1
                 excluded.insert(candidate.id)
                 if let file = await cache.file(for: candidate.id) { return .found(candidate, file: file) }
+                guard await allowed() else { return .withheld }
                 do {
                     let file = try await download(candidate)
                     return .found(candidate, file: file)
                 } catch {
                     lastImageFailure = error.message
-                    if error.retryAfter != nil || error.message.contains("refused") || error.message.contains("timed out") {
-                        imageNetworkFailure = true
-                    }
+                    retryableImageFailure = retryableImageFailure || error.retryable
                     logger.debug("an image could not be had; trying the next result", metadata: [
                         "journal.photo": "\(candidate.id)", "error": "\(error.message)",
                     ])
@@ -91,16 +104,23 @@ actor PhotoFinder {
             }
             if tries > 0 { break }  // results there, none usable now: no wider search
         }
-        if let lastImageFailure, imageNetworkFailure { return .failed(lastImageFailure, retryAfter: nil) }
+        // A photo whose image could not be had for a passing reason: try the point again later, not "none".
+        if let lastImageFailure, retryableImageFailure { return .failed(lastImageFailure, retryAfter: nil) }
         if let lastImageFailure { logger.info("no usable image near a point", metadata: ["error": "\(lastImageFailure)"]) }
         return .none
     }
 
     /// One search, Flickr when a key is in use (falling back to Wikimedia when Flickr refuses the key).
-    private func search(near point: GeoCoordinate, radius: Int) async throws(CallFailure) -> [PhotoCandidate] {
+    private func search(
+        near point: GeoCoordinate, radius: Int, allowed: @Sendable () async -> Bool
+    ) async throws(CallFailure) -> [PhotoCandidate] {
+        let now = Date().timeIntervalSince1970
+        if now < notBefore {
+            throw CallFailure(message: "the photo service asked to wait (Retry-After)", retryAfter: notBefore - now)
+        }
         if let key = flickrKey {
             do {
-                return try await searchFlickr(key: key, near: point, radius: radius)
+                return try await searchFlickr(key: key, near: point, radius: radius, allowed: allowed)
             } catch where error.invalidKey {
                 if flickrKey != nil {
                     flickrKey = nil
@@ -119,9 +139,10 @@ actor PhotoFinder {
                 }
             }
         }
+        guard await allowed() else { throw CallFailure(message: "withheld", retryAfter: nil, withheld: true) }
         searches += 1
         let items = WikimediaSearch.queryItems(near: point, radius: radius)
-        let body = try await get(Self.url(configuration.wikimediaURL, items), limit: configuration.maximumResponseBytes, accept: "application/json")
+        let body = try await get(Self.url(configuration.wikimediaURL, items), limit: configuration.maximumResponseBytes, accept: Self.searchAccept)
         do {
             return try WikimediaSearch.parse(Data(body))
         } catch {
@@ -129,7 +150,9 @@ actor PhotoFinder {
         }
     }
 
-    private func searchFlickr(key: String, near point: GeoCoordinate, radius: Int) async throws(CallFailure) -> [PhotoCandidate] {
+    private func searchFlickr(
+        key: String, near point: GeoCoordinate, radius: Int, allowed: @Sendable () async -> Bool
+    ) async throws(CallFailure) -> [PhotoCandidate] {
         while true {
             let now = Date().timeIntervalSince1970
             let wait = bucket.take(now: now)
@@ -140,11 +163,13 @@ actor PhotoFinder {
                 throw CallFailure(message: "cancelled", retryAfter: nil)
             }
         }
+        // Asked after the wait for a token, which may have been long.
+        guard await allowed() else { throw CallFailure(message: "withheld", retryAfter: nil, withheld: true) }
         searches += 1
         flickrCalls.append(Date().timeIntervalSince1970)
         if flickrCalls.count > 4_000 { flickrCalls.removeFirst(flickrCalls.count - 4_000) }
         let items = FlickrSearch.queryItems(apiKey: key, near: point, radiusKilometres: Double(radius) / 1_000)
-        let body = try await get(Self.url(configuration.flickrURL, items), limit: configuration.maximumResponseBytes, accept: "application/json")
+        let body = try await get(Self.url(configuration.flickrURL, items), limit: configuration.maximumResponseBytes, accept: Self.searchAccept)
         do {
             return try FlickrSearch.parse(Data(body))
         } catch {
@@ -162,7 +187,7 @@ actor PhotoFinder {
         downloads += 1
         let bytes = try await get(candidate.imageURL, limit: configuration.maximumImageBytes, accept: "image/*")
         guard let kind = ImageKind(magic: bytes) else {
-            throw CallFailure(message: "\(candidate.imageURL) is not a JPEG, PNG, GIF or WebP image", retryAfter: nil)
+            throw CallFailure(message: "\(candidate.imageURL) is not a JPEG, PNG, GIF or WebP image", retryAfter: nil, retryable: false)
         }
         do {
             return try await cache.store(bytes, for: candidate.id, kind: kind)
@@ -183,16 +208,28 @@ actor PhotoFinder {
         } catch {
             throw CallFailure(message: HTTPFetchFailure.classify(error, url: shown, readingBody: false).message, retryAfter: nil)
         }
-        guard (200..<300).contains(response.status.code) else {
-            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0, now: Date().timeIntervalSince1970) }
-            throw CallFailure(message: "HTTP \(response.status.code) \(response.status.reasonPhrase) from \(shown)", retryAfter: retryAfter)
+        let status = Int(response.status.code)
+        guard (200..<300).contains(status) else {
+            let now = Date().timeIntervalSince1970
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0, now: now) }
+            if let retryAfter, accept == Self.searchAccept {
+                // The service asks every caller to wait, not only this point.
+                notBefore = max(notBefore, now + min(retryAfter, 3_600))
+            }
+            // 408, 429 and 5xx pass; another 4xx (404, 410, 403) will not mend by waiting.
+            let passing = status == 408 || status == 429 || status >= 500
+            throw CallFailure(
+                message: "HTTP \(status) \(response.status.reasonPhrase) from \(shown)", retryAfter: retryAfter, retryable: passing)
         }
         do {
             return try await response.boundedBody(limit: limit, url: shown)
         } catch {
-            throw CallFailure(message: error.message, retryAfter: nil)
+            throw CallFailure(message: error.message, retryAfter: nil, retryable: error.kind != .tooLarge)
         }
     }
+
+    /// The Accept header of searches.
+    static let searchAccept = "application/json"
 
     /// `base?name=value&...`, percent-encoded.
     static func url(_ base: String, _ items: [(name: String, value: String)]) -> String {

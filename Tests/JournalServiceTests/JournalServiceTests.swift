@@ -179,22 +179,51 @@ struct JournalServiceTests {
         try await fixture.stop()
     }
 
-    @Test("--auto: the first steps after a rest start a walk, a rest stops it")
+    @Test("--auto: the first steps after a rest start a walk (the first count seen is a baseline), a rest stops it")
     func auto() async throws {
         let fixture = try await JournalFixture()
         try await fixture.start(["auto": true, "rest.seconds": 2])
         try await fixture.permit("auto")
-        // Steps stamped a day ago (a simulator's clock): the rest is measured on the receive clock, so the walk
+        // Steps stamped long ago (a simulator's clock): the rest is measured on the receive clock, so the walk
         // starts and stays on while steps keep coming.
         try await fixture.publish("stepcompass/auto/steps", #"{"steps": 10, "timestamp": "2026-07-01T10:00:00.000Z"}"#)
-        let started = try #require(await fixture.journal("auto") { $0.walk != nil })
-        for count in 11...14 {
+        #expect(await fixture.journal("auto", timeout: .milliseconds(700)) { $0.walk != nil } == nil, "a resting total started a walk")
+        try await fixture.publish("stepcompass/auto/steps", #"{"steps": 11, "timestamp": "2026-07-01T10:00:01.000Z"}"#)
+        _ = try #require(await fixture.journal("auto") { $0.walk != nil })
+        for count in 12...15 {
             try await fixture.publish("stepcompass/auto/steps", #"{"steps": \#(count), "timestamp": "2026-07-01T10:00:0\#(count - 10).000Z"}"#)
             #expect(await fixture.journal("auto", timeout: .milliseconds(900)) { $0.walk == nil } == nil, "stopped while steps came")
         }
-        #expect(started.walk?.stopped == nil)
         let stopped = await fixture.journal("auto", timeout: .seconds(20)) { $0.walk == nil }
         #expect(stopped != nil, "the walk did not stop after 2 s of rest")
+        try await fixture.stop()
+    }
+
+    @Test("the location permission withdrawn mid-walk: nothing more is recorded or sent to the photo service")
+    func revokedMidWalk() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start()
+        try await fixture.permit("revoked")
+        try await fixture.command("revoked", #"{"action": "start"}"#)
+        _ = try #require(await fixture.journal("revoked") { $0.walk != nil })
+        for step in 0...6 { try await fixture.fix("revoked", north: Double(step) * 20, seconds: Double(step) * 15) }
+        _ = try #require(await fixture.photo("revoked") { $0.point == 1 && $0.status == "found" })
+        let before = try #require(await fixture.journal("revoked") { ($0.walk?.distance ?? 0) >= 119 })
+        try await fixture.permit("revoked", location: "denied")
+        let paused = try #require(await fixture.journal("revoked") { !$0.recording })
+        #expect(paused.reason?.contains("denied") == true)
+        let requests = fixture.photos.requests.count
+        for step in 7...20 { try await fixture.fix("revoked", north: Double(step) * 20, seconds: Double(step) * 15) }
+        // Cleared permissions (`stepcompass forget`) are no authorization either.
+        try await fixture.publish("stepcompass/revoked/permissions", "", retain: true)
+        try await fixture.command("revoked", #"{"action": "stop"}"#)
+        let stopped = try #require(await fixture.journal("revoked") { $0.walk == nil })
+        #expect(!stopped.recording)
+        let list = try await fixture.request(#"{"device": "revoked"}"#)
+        let walk = try #require((list["walks"] as? [[String: Any]])?.first)
+        #expect(walk["distance"] as? Double == before.walk?.distance, "fixes were recorded after the permission was withdrawn")
+        #expect(walk["points"] as? Int == 1)
+        #expect(fixture.photos.requests.count == requests, "the photo service was asked after the permission was withdrawn")
         try await fixture.stop()
     }
 }
