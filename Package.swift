@@ -14,6 +14,7 @@ let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let configuration = Target.Dependency.product(name: "Configuration", package: "swift-configuration")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
 
 /// A thin `main` over library code: every executable has the same shape.
 func serviceExecutable(_ name: String, module: String, dependencies: [Target.Dependency] = []) -> Target {
@@ -138,13 +139,13 @@ let package = Package(
                                                      .product(name: "NIOHTTP1", package: "swift-nio")]),
 
         // MARK: The services' logic over the bus protocol (tested on the in-memory bus)
-        .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
+        .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log, lifecycle, configuration, metrics]),
         .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", "PhoneFormats", log, lifecycle, configuration,
                                                  .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration]),
+        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration, metrics]),
         .target(
             name: "MarkerService",
-            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", "HTTPFetching", log, configuration, lifecycle,
+            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", "HTTPFetching", log, configuration, lifecycle, metrics,
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"),
@@ -153,14 +154,14 @@ let package = Package(
 
         .target(
             name: "DashboardService",
-            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", "HomeAssistantKit", "HomeAssistantService", log, lifecycle, configuration,
+            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", "HomeAssistantKit", "HomeAssistantService", log, lifecycle, configuration, metrics,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio")],
             resources: [.copy("Resources/Public")]
         ),
         .target(
             name: "BridgeService",
-            dependencies: ["Bus", "ServiceRuntime", "PhoneFormats", "StepDetection", log, lifecycle, configuration,
+            dependencies: ["Bus", "ServiceRuntime", "PhoneFormats", "StepDetection", log, lifecycle, configuration, metrics,
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio")]
@@ -227,7 +228,7 @@ let package = Package(
         .testTarget(name: "PositionServiceTests", dependencies: ["StepCompassTesting", "PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
         .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log,
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "CompassServiceTests", dependencies: ["CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", "WalkerSimulation", log]),
+        .testTarget(name: "CompassServiceTests", dependencies: ["StepCompassTesting", "CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", "WalkerSimulation", log]),
         .testTarget(
             name: "MarkerServiceTests",
             dependencies: ["StepCompassTesting", "MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit", "MosquittoBus",
@@ -270,7 +271,7 @@ let package = Package(
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(
             name: "ServiceRuntimeTests",
-            dependencies: ["ServiceRuntime", "Bus", "InMemoryBus", "BusTesting", "MosquittoBus", configuration, log, argumentParser,
+            dependencies: ["StepCompassTesting", "ServiceRuntime", "Bus", "InMemoryBus", "BusTesting", "MosquittoBus", configuration, log, argumentParser, metrics,
                            .product(name: "InMemoryLogging", package: "swift-log")]
         ),
     ],

@@ -22,8 +22,10 @@
 #      health check, as depends_on: service_healthy waits for it.
 #   4. Every service whose command is a stepcompass-* executable (the dashboard too once its block is
 #      enabled: nothing here names the services) through the image's entrypoint; each must publish a
-#      retained `online` status within ONLINE_TIMEOUT seconds (20) as the read-only viewer sees it, and
-#      pass its compose health check; then its stop signal, and each must exit 0 leaving `offline`.
+#      retained `online` status within ONLINE_TIMEOUT seconds (20) as the read-only viewer sees it, pass
+#      its compose health check and serve GET /metrics on its METRICS_PORT; Debian's prometheus (when
+#      installed) scrapes them all with compose/prometheus.yml, its targets mapped to the local ports; then
+#      each service gets its stop signal and must exit 0 leaving `offline`.
 #   5. A self-test proves the check can fail: a wrong command, an unknown flag, a wrong user and another
 #      service's user (its ACL) must each be caught, and so must a misspelt variable and a wrong port.
 #
@@ -44,7 +46,7 @@ die() { echo "check-compose-services: FAILED: $*" >&2; exit 1; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 [ -d "$bin" ] || die "$bin does not exist (swift build first)"
-for tool in mosquitto mosquitto_sub mosquitto_passwd python3 flock timeout; do
+for tool in mosquitto mosquitto_sub mosquitto_passwd python3 flock timeout curl; do
     command -v "$tool" >/dev/null || die "$tool is not installed (scripts/ensure-deps.sh)"
 done
 
@@ -231,7 +233,62 @@ for service in "${services[@]}"; do
         (exec 3<>"/dev/tcp/127.0.0.1/$http_port") 2>/dev/null || die "$service: nothing listens on HTTP_PORT ($http_port)"
         say "  $service: listens on HTTP_PORT ($http_port)"
     fi
+    if [ -f "$plan/$service/metrics_port" ]; then
+        metrics_port="$(cat "$plan/$service/metrics_port")"
+        metrics="$(curl -sf --max-time 5 "http://127.0.0.1:$metrics_port/metrics")" \
+            || die "$service: no GET /metrics on METRICS_PORT ($metrics_port)"
+        grep -q "^stepcompass_service_info{service=\"$service\"" <<< "$metrics" || die "$service: its /metrics has no stepcompass_service_info{service=\"$service\"}"
+        grep -q "^stepcompass_mqtt_connected{service=\"$service\"} 1" <<< "$metrics" || die "$service: its /metrics does not say it is connected"
+        say "  $service: GET /metrics on METRICS_PORT ($metrics_port): $(grep -c '^stepcompass_' <<< "$metrics") stepcompass series"
+    else
+        die "$service: no METRICS_PORT (every service serves its metrics in compose)"
+    fi
 done
+
+# The compose `prometheus` service's scrape configuration, with Debian's prometheus when it is installed: each
+# target `SERVICE:PORT` becomes the service's metrics port here (its compose name resolves on the compose network
+# only), the interval 1 s; every target must be up.
+prometheus_config="compose/prometheus.yml"
+if command -v prometheus >/dev/null && [ -f "$prometheus_config" ]; then
+    prometheus_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    "$venv/bin/python" - "$prometheus_config" "$plan" "$work/prometheus.yml" <<'EOF_PY' || die "$prometheus_config does not scrape the services compose runs (above)"
+import os, sys, yaml
+source, plan, target = sys.argv[1:4]
+config = yaml.safe_load(open(source))
+config.setdefault("global", {}).update(scrape_interval="1s", scrape_timeout="1s")
+for job in config["scrape_configs"]:
+    job.update(scrape_interval="1s", scrape_timeout="1s")
+    for static in job.get("static_configs", []):
+        local = []
+        for address in static["targets"]:
+            service, port = address.rsplit(":", 1)
+            folder = os.path.join(plan, service)
+            if not os.path.isfile(os.path.join(folder, "metrics_port")):
+                sys.exit(f"check-compose-services: {source} scrapes {address}, but compose runs no service {service} with METRICS_PORT")
+            if open(os.path.join(folder, "metrics_container_port")).read() != port:
+                sys.exit(f"check-compose-services: {source} scrapes {address}, but {service} serves its metrics on METRICS_PORT {open(os.path.join(folder, 'metrics_container_port')).read()}")
+            local.append("127.0.0.1:" + open(os.path.join(folder, "metrics_port")).read())
+        static["targets"] = local
+yaml.safe_dump(config, open(target, "w"))
+EOF_PY
+    prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/prometheus-data" \
+        --web.listen-address="127.0.0.1:$prometheus_port" --log.level=warn > "$work/logs/prometheus.log" 2>&1 &
+    pid_of[prometheus]=$!
+    up=""
+    for _ in $(seq 1 60); do
+        targets="$(curl -sf --max-time 2 "http://127.0.0.1:$prometheus_port/api/v1/targets" 2>/dev/null)" || { sleep 0.5; continue; }
+        up="$(python3 -c 'import json, sys; t = json.load(sys.stdin)["data"]["activeTargets"]; print(sum(x["health"] == "up" for x in t), len(t))' <<< "$targets")"
+        [ "$up" = "${#services[@]} ${#services[@]}" ] && break
+        sleep 0.5
+    done
+    [ "$up" = "${#services[@]} ${#services[@]}" ] || die "prometheus with $prometheus_config: targets up/listed: ${up:-none} of ${#services[@]} services: $(tail -5 "$work/logs/prometheus.log")"
+    say "  prometheus with $prometheus_config: all ${#services[@]} services' targets up"
+    kill -TERM "${pid_of[prometheus]}" 2>/dev/null
+    wait "${pid_of[prometheus]}" 2>/dev/null
+    unset "pid_of[prometheus]"
+else
+    say "  (prometheus is not installed: $prometheus_config not scraped here; scripts/check-compose.sh checks its targets)"
+fi
 
 # A moment of real work, then no publish of any service may have been refused by the ACL.
 sleep "${SOAK_SECONDS:-2}"

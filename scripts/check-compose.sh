@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Validates the container deployment without Docker:
 #   1. compose/docker-compose.yml with docker-compose 1.29.2 (`config -q`, in a clean environment, so
-#      every ${VAR:-default} must have a default), and every service has the contract's variables;
+#      every ${VAR:-default} must have a default), and every service has the contract's variables and
+#      serves its metrics, which the optional prometheus service scrapes (compose/prometheus.yml);
 #   2. compose/broker-entrypoint.sh, service-entrypoint.sh and service-healthcheck.sh against a real
 #      mosquitto (skipped with a note when mosquitto is not installed): generated passwords work, are
 #      kept across restarts, an environment password wins, and a service's health check sees `online`;
@@ -65,6 +66,57 @@ grep -qE "^      FLICKR_KEY: ''$|^      FLICKR_KEY: \"\"$|^      FLICKR_KEY: *$"
 dashboard_block="$(awk '$0 == "  dashboard:" { on = 1; next } on && /^  [a-z]/ { on = 0 } on' <<< "$config")"
 grep -qE "^ *- journal-photos:$cache_dir:ro$" <<< "$dashboard_block" || fail "the dashboard does not mount the journal's photos ($cache_dir) read-only"
 grep -q "^      JOURNAL_CACHE_DIR: $cache_dir$" <<< "$dashboard_block" || fail "the dashboard's JOURNAL_CACHE_DIR is not the journal's CACHE_DIR ($cache_dir)"
+# Metrics: every service serves GET /metrics on METRICS_PORT on every interface of its container, published to
+# no host port; the optional `prometheus` service (profile monitoring) scrapes each by its compose name with
+# compose/prometheus.yml, which Prometheus's own promtool accepts.
+"$venv/bin/python" - <(printf '%s\n' "$config") compose/prometheus.yml <<'EOF_PY' || fail "the metrics setup is incomplete (above)"
+import sys, yaml
+resolved, scrape_file = sys.argv[1:3]
+config = yaml.safe_load(open(resolved))
+services = config["services"]
+def fail(message):
+    sys.exit(f"check-compose: FAILED: {message}")
+def command(service):
+    value = service.get("command") or []
+    return value.split() if isinstance(value, str) else [str(v) for v in value]
+stepcompass = {name: s for name, s in services.items() if command(s)[:1] and command(s)[0].startswith("stepcompass-")}
+ports = {}
+for name, service in stepcompass.items():
+    environment = service.get("environment") or {}
+    port = str(environment.get("METRICS_PORT") or "")
+    if not port.isdigit():
+        fail(f"service {name} serves no metrics (METRICS_PORT)")
+    if environment.get("METRICS_HOST") != "0.0.0.0":
+        fail(f"service {name}'s metrics are not reachable on the compose network (METRICS_HOST must be 0.0.0.0)")
+    published = [str(p.get("target") if isinstance(p, dict) else str(p).split("/")[0].split(":")[-1]) for p in service.get("ports") or []]
+    if port in published:
+        fail(f"service {name} publishes its metrics port {port} to the host")
+    ports[name] = port
+prometheus = services.get("prometheus")
+if prometheus is None:
+    fail("there is no prometheus service")
+if prometheus.get("profiles") != ["monitoring"]:
+    fail(f"the prometheus service is not in the monitoring profile only (profiles: {prometheus.get('profiles')})")
+mounts = [str(v) for v in prometheus.get("volumes") or []]
+if not any(v.endswith("compose/prometheus.yml:/etc/prometheus/prometheus.yml:ro") for v in mounts):
+    fail(f"the prometheus service does not mount compose/prometheus.yml read-only at /etc/prometheus/prometheus.yml ({mounts})")
+if "--config.file=/etc/prometheus/prometheus.yml" not in command(prometheus):
+    fail("the prometheus service does not read /etc/prometheus/prometheus.yml")
+for port in prometheus.get("ports") or []:
+    if not str(port).startswith("127.0.0.1:"):
+        fail(f"prometheus publishes {port} beyond loopback by default")
+scrape = yaml.safe_load(open(scrape_file))
+targets = [t for job in scrape["scrape_configs"] for static in job.get("static_configs", []) for t in static["targets"]]
+expected = sorted(f"{name}:{port}" for name, port in ports.items())
+if sorted(targets) != expected:
+    fail(f"{scrape_file} scrapes {sorted(targets)}; the compose services serve {expected}")
+print(f"check-compose: metrics on {len(ports)} services, scraped by the prometheus service (profile monitoring)")
+EOF_PY
+if command -v promtool >/dev/null; then
+    promtool check config compose/prometheus.yml >/dev/null 2>&1 || fail "promtool rejects compose/prometheus.yml: $(promtool check config compose/prometheus.yml 2>&1 | tail -3)"
+else
+    echo "check-compose: promtool is not installed: compose/prometheus.yml checked for its targets only"
+fi
 echo "check-compose: $compose_file is valid for docker-compose 1.29.2"
 
 # 2. The entrypoint scripts against a real broker.

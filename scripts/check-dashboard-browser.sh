@@ -6,12 +6,16 @@
 # a marker shows its three nearest, the Activity panel shows a retained activity message (published with
 # mosquitto_pub) and the motion-access guidance, the Journal panel shows a walk's retained journal messages with
 # its photos (PNGs the check writes into the dashboard's --journal-cache-dir), past walks and GPX (the check
-# answers the journal's requests itself), Start and Stop reach the bus, no console errors. Keeps a screenshot in
-# .build/artifacts/dashboard.png.
+# answers the journal's requests itself), Start and Stop reach the bus, no console errors. The markers and the
+# walk on the real map: Leaflet from Debian's libjs-leaflet (and libjs-leaflet.markercluster), served by the
+# dashboard, tiles from a tile server the Python check runs (--tile-url at it: no network). Three more dashboards on
+# the same bus check the fallback: tiles unreachable (--tile-url at a closed port), no Leaflet (--leaflet-dir an
+# empty folder), Leaflet without markercluster. Keeps a screenshot in .build/artifacts/dashboard.png.
 #
 # Usage: scripts/check-dashboard-browser.sh [BIN_DIR]   (default: .build/debug; build first)
-# Installs when missing: Debian's chromium and chromium-driver (apt-get, as root), Selenium from PyPI into
-# .build/venv-browser. Takes about 35 s.
+# Installs when missing: Debian's chromium, chromium-driver, libjs-leaflet and libjs-leaflet.markercluster (apt-get,
+# as root), Selenium from PyPI into .build/venv-browser. Without Leaflet (not root) the map's checks are skipped,
+# except in CI (CI=true), where that fails. Takes about a minute.
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -46,6 +50,28 @@ if [ "${#missing[@]}" -gt 0 ]; then
         exit 1
     fi
 fi
+# Leaflet from Debian, served by the dashboard (--leaflet-dir; LEAFLET_DIR, which the dashboards read too, to try
+# another folder): never downloaded from a CDN, never in the repository.
+leaflet_dir="${LEAFLET_DIR:-/usr/share/javascript/leaflet}"
+leaflet_missing=()
+for package in libjs-leaflet libjs-leaflet.markercluster; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || leaflet_missing+=("$package")
+done
+if [ "${#leaflet_missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ]; then
+    say "installing ${leaflet_missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${leaflet_missing[@]}"; } >/dev/null \
+        || die "apt-get could not install ${leaflet_missing[*]}"
+fi
+require_leaflet=()
+if [ ! -f "$leaflet_dir/leaflet.js" ]; then
+    if [ "${CI:-}" = "true" ]; then
+        die "Leaflet is not installed ($leaflet_dir/leaflet.js): sudo apt-get install -y libjs-leaflet libjs-leaflet.markercluster"
+    fi
+    say "WARNING: Leaflet is not installed, so the map's checks are skipped (sudo apt-get install -y libjs-leaflet libjs-leaflet.markercluster)"
+fi
+[ "${CI:-}" = "true" ] && require_leaflet=(--require-leaflet)
+
 chromium_bin="$(command -v chromium || echo /usr/bin/chromium)"
 chromedriver_bin="$(command -v chromedriver || echo /usr/bin/chromedriver)"
 
@@ -57,9 +83,14 @@ if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then
 fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-mqtt_port="$(free_port)"
-http_port="$(free_port)"
-while [ "$http_port" = "$mqtt_port" ]; do http_port="$(free_port)"; done
+# The broker, the dashboards, the check's tile server and a port nothing listens on (the unreachable tiles).
+ports=()
+while [ "${#ports[@]}" -lt 7 ]; do
+    port="$(free_port)"
+    case " ${ports[*]} " in *" $port "*) ;; *) ports+=("$port") ;; esac
+done
+mqtt_port="${ports[0]}" http_port="${ports[1]}" fallback_port="${ports[2]}" plain_port="${ports[3]}" grid_port="${ports[4]}"
+tile_port="${ports[5]}" closed_port="${ports[6]}"
 
 work="$(mktemp -d)"
 pids=()
@@ -104,7 +135,8 @@ export MQTT_HOST=127.0.0.1
 for service in $services; do
     case "$service" in
         markers) extra=(--source Config/markers/sample-markers.geojson --cache-dir "$work/cache") ;;
-        dashboard) extra=(--http-port "$http_port" --journal-cache-dir "$work/journal-photos") ;;
+        dashboard) extra=(--http-port "$http_port" --journal-cache-dir "$work/journal-photos"
+                          --tile-url "http://127.0.0.1:$tile_port/{z}/{x}/{y}.png") ;;
         sensors) extra=(--speed 4) ;;
         *) extra=() ;;
     esac
@@ -113,9 +145,27 @@ for service in $services; do
     pids+=($!)
 done
 
+# The fallback's dashboards: tiles at a closed port; no Leaflet (an empty folder); Leaflet without markercluster
+# (links to Debian's files, without Leaflet.markercluster's).
+mkdir -p "$work/no-leaflet" "$work/leaflet-plain"
+for file in leaflet.js leaflet.min.js leaflet.css images; do
+    [ -e "$leaflet_dir/$file" ] && ln -s "$leaflet_dir/$file" "$work/leaflet-plain/$file"
+done
+for variant in fallback plain grid; do
+    case "$variant" in
+        fallback) extra=(--http-port "$fallback_port" --tile-url "http://127.0.0.1:$closed_port/{z}/{x}/{y}.png") ;;
+        plain) extra=(--http-port "$plain_port" --leaflet-dir "$work/no-leaflet" --tile-url "http://127.0.0.1:$tile_port/{z}/{x}/{y}.png") ;;
+        grid) extra=(--http-port "$grid_port" --leaflet-dir "$work/leaflet-plain" --tile-url "http://127.0.0.1:$tile_port/{z}/{x}/{y}.png") ;;
+    esac
+    "$bin/stepcompass-dashboard" --mqtt-port "$mqtt_port" --mqtt-client-id "browser-check-dashboard-$variant" \
+        --journal-cache-dir "$work/journal-photos" "${extra[@]}" > "$work/dashboard-$variant.log" 2>&1 &
+    pids+=($!)
+done
+
 url="http://127.0.0.1:$http_port/"
 # Python rather than curl: one tool fewer to install.
-python3 - "${url}healthz" <<'PY' || die "the dashboard did not answer ${url}healthz within 15 s"
+for port in "$http_port" "$fallback_port" "$plain_port" "$grid_port"; do
+    python3 - "http://127.0.0.1:$port/healthz" <<'PY' || die "the dashboard did not answer http://127.0.0.1:$port/healthz within 15 s"
 import sys, time, urllib.request
 deadline = time.monotonic() + 15
 while True:
@@ -129,12 +179,15 @@ while True:
         sys.exit(1)
     time.sleep(0.15)
 PY
+done
 say "stack up (mqtt $mqtt_port, dashboard $url); driving headless Chromium"
 
 started=$SECONDS
 "$venv/bin/python" scripts/check_dashboard_browser.py --url "$url" --mqtt-port "$mqtt_port" \
     --screenshot "$screenshot" --chromium "$chromium_bin" --chromedriver "$chromedriver_bin" \
-    --journal-cache-dir "$work/journal-photos"
+    --journal-cache-dir "$work/journal-photos" --tile-port "$tile_port" \
+    --fallback-url "http://127.0.0.1:$fallback_port/" --unreachable-tiles "127.0.0.1:$closed_port" \
+    --plain-url "http://127.0.0.1:$plain_port/" --grid-url "http://127.0.0.1:$grid_port/" "${require_leaflet[@]}"
 status=$?
 for pid in "${pids[@]}"; do
     # An exited child stays a zombie until waited for, so kill -0 would still succeed: read its state.

@@ -16,6 +16,11 @@ Checks, each reported on its own line (a failed check does not stop the later on
   - the north toggle publishes cmd/settings and the page follows the published north;
   - the markers status says ready; choosing a marker (from the list with the keyboard, and on the map
     with the mouse) shows its three nearest as "Name — 1.23 mi", ascending;
+  - the real map (Leaflet from the dashboard's /vendor/leaflet/, tiles from a tile server this script runs on
+    --tile-port, generated PNGs, no network): OpenStreetMap's attribution, a map marker per listed marker inside the
+    view, a click on one lists its nearest three; 3,000 markers handed to the page are grouped (Leaflet.markercluster,
+    or the page's own grid) and a click on a group zooms in; the walk is placed on the map from the first good fix and
+    grows with the plot, the fix has its accuracy circle (radius = the reported accuracy);
   - the elevation toggle switches units and is remembered; the OpenStreetMap link opens in a new tab;
   - the walked path grows, with the current position's dot;
   - the Activity panel: a retained `activity` message published with `mosquitto_pub` shows today's steps,
@@ -29,9 +34,15 @@ Checks, each reported on its own line (a failed check does not stop the later on
     stand-in for the journal (mosquitto_sub/mosquitto_pub, MQTT 5); Stop publishes {"action": "stop"};
   - controls have names, Tab shows a visible focus, the heading is an aria-live region, the rose is a
     labelled image; light and dark follow prefers-color-scheme.
-Keeps a screenshot (--screenshot) whatever the outcome.
+Then, each in a browser of its own, the other dashboards the shell script runs on the same bus: with the tiles
+unreachable (--fallback-url: the page gives the map up within seconds, says why in both panels, and the plain
+drawing works: a click on a pin lists the nearest, the path grows), without Leaflet (--plain-url: says so, asks for
+no Leaflet file), and with Leaflet but without Leaflet.markercluster (--grid-url: the page's own grouping).
+Without Leaflet on the machine the map's checks are skipped, or fail with --require-leaflet (CI).
+Keeps a screenshot (--screenshot) of the first page whatever the outcome.
 """
 import argparse
+import http.server
 import json
 import os
 import re
@@ -373,7 +384,31 @@ def check_nearest_keyboard(page, args):
 
 
 def check_nearest_map(page, args):
-    """A pin clicked with the mouse on the map: one not chosen yet, and not covered by a neighbour."""
+    """A marker clicked with the mouse on the real map: one not chosen yet, and not covered by a neighbour."""
+    page.js("document.getElementById('markers-leaflet').scrollIntoView({block: 'center'});")
+    pin = page.js("""
+        const box = document.getElementById('markers-leaflet').getBoundingClientRect();
+        return [...document.querySelectorAll('#markers-leaflet .map-pin:not(.selected)')].find(pin => {
+          const r = pin.getBoundingClientRect();
+          const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+          if (x < box.left + 30 || x > box.right - 30 || y < box.top + 30 || y > box.bottom - 30) return false;
+          return document.elementFromPoint(x, y) === pin;
+        });""")
+    if pin is None:
+        raise CheckFailed("no marker can be clicked on its own on the map")
+    marker_id = pin.get_attribute("data-id")
+    name = pin.get_attribute("title")
+    if not marker_id or pin.get_attribute("aria-label") != name or pin.get_attribute("role") != "button":
+        raise CheckFailed(f"the map marker has id {marker_id!r}, title {name!r}, aria-label {pin.get_attribute('aria-label')!r}")
+    webdriver.ActionChains(page.driver).move_to_element(pin).click().perform()
+    shown = page.wait(f"three nearest of {name} ({marker_id}) after clicking its map marker",
+                      lambda: nearest_shown(page, name), 10)
+    page.wait("the clicked map marker is marked chosen", lambda: "selected" in (pin.get_attribute("class") or ""), 5)
+    return check_nearest_items(marker_id, shown)
+
+
+def check_nearest_plot(page, args):
+    """A pin clicked with the mouse on the plain drawing (no map): one not chosen yet, and not covered by a neighbour."""
     page.js("document.getElementById('markers-map').scrollIntoView({block: 'center'});")
     pin = page.js("""
         return [...document.querySelectorAll('#markers-map .pin:not(.selected) .dot')].find(dot => {
@@ -389,6 +424,239 @@ def check_nearest_map(page, args):
     shown = page.wait(f"three nearest of {name} ({marker_id}) after clicking its pin",
                       lambda: nearest_shown(page, name), 10)
     return check_nearest_items(marker_id, shown)
+
+
+# ---- The real map (Leaflet, tiles from the check's own tile server) ------------------------------------------
+
+def map_state(page):
+    """What the page's map shows, read at once."""
+    return page.js("""
+        const shown = (id) => { const e = document.getElementById(id); return !e.hasAttribute('hidden') && e.getBoundingClientRect().width > 0; };
+        const text = (id) => document.getElementById(id).textContent.trim();
+        const attribution = (id) => {
+          const c = document.querySelector(`#${id} .leaflet-control-attribution`);
+          const a = c && c.querySelector('a[href="https://www.openstreetmap.org/copyright"]');
+          return c ? { text: c.textContent, link: a ? a.textContent : null } : null;
+        };
+        return {
+          mode: document.body.dataset.map || '', leaflet: typeof window.L === 'object',
+          grouping: dashboardMap.grouping,
+          markersMap: shown('markers-leaflet'), markersPlot: shown('markers-map'), markersNote: text('markers-map-note'),
+          markersNoteShown: shown('markers-map-note'),
+          walkMap: shown('walk-leaflet'), walkPlot: shown('path-map'), walkNote: text('path-map-note'),
+          walkNoteShown: shown('path-map-note'),
+          tiles: [...document.querySelectorAll('#markers-leaflet img.leaflet-tile-loaded')].map(img => img.src),
+          walkTiles: document.querySelectorAll('#walk-leaflet img.leaflet-tile-loaded').length,
+          attribution: attribution('markers-leaflet'), walkAttribution: attribution('walk-leaflet'),
+          pins: [...document.querySelectorAll('#markers-leaflet .map-pin')].map(pin => pin.dataset.id),
+          vendor: performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/vendor/')),
+        };""")
+
+
+def check_map_markers(page, args):
+    """The markers on the real map: Leaflet from /vendor/leaflet/, tiles from the check's tile server with
+    OpenStreetMap's attribution, one map marker per listed marker, inside the map; the plain drawing hidden."""
+    state = page.wait("the page shows the map (Leaflet loaded, tiles loading)",
+                      lambda: (s := map_state(page))["mode"] == "map" and s["markersMap"] and s["tiles"] and s, 20)
+    if state["markersPlot"] or state["markersNoteShown"]:
+        raise CheckFailed(f"with the map, the plain drawing or a note still shows ({state['markersNote']!r})")
+    tile_base = f"http://127.0.0.1:{args.tile_port}/"
+    if not all(src.startswith(tile_base) for src in state["tiles"]) or not args.tile_server.requests:
+        raise CheckFailed(f"the tiles do not come from --tile-url ({state['tiles'][:2]}, {args.tile_server.requests} requests)")
+    if not any(name.endswith("/vendor/leaflet/leaflet.min.js") or name.endswith("/vendor/leaflet/leaflet.js")
+               for name in state["vendor"]):
+        raise CheckFailed(f"Leaflet was not loaded from /vendor/leaflet/: {state['vendor']}")
+    attribution = state["attribution"] or {}
+    if "©" not in attribution.get("text", "") or attribution.get("link") != "OpenStreetMap contributors":
+        raise CheckFailed(f"the map's attribution is {attribution}")
+    listed = page.js("return [...document.querySelectorAll('#markers-list button')].map(b => b.dataset.id);")
+    pins = page.wait("a map marker for each listed marker",
+                     lambda: (ids := map_state(page)["pins"]) and sorted(ids) == sorted(listed) and ids, 10)
+    outside = page.js("""
+        const box = document.getElementById('markers-leaflet').getBoundingClientRect();
+        return [...document.querySelectorAll('#markers-leaflet .map-pin')].filter(pin => {
+          const r = pin.getBoundingClientRect();
+          return r.right < box.left || r.left > box.right || r.bottom < box.top || r.top > box.bottom;
+        }).map(pin => pin.title);""")
+    if outside:
+        raise CheckFailed(f"markers outside the map's view: {outside[:5]}")
+    return (f"{len(pins)} map markers (grouping {state['grouping']}), {len(state['tiles'])} tiles from {tile_base} "
+            f"({args.tile_server.requests} served), attribution {attribution['text'].strip()!r}")
+
+
+def fake_pins(count):
+    """`count` markers spread over central Munich, deterministic."""
+    return [{"id": f"fake-{i}", "name": f"Fake marker {i}", "latitude": 48.10 + (i * 7919 % 1000) / 1000 * 0.08,
+             "longitude": 11.50 + (i * 104729 % 997) / 997 * 0.12, "u": 0.5, "v": 0.5} for i in range(count)]
+
+
+def grouped(page):
+    return page.js("""
+        const counts = [...document.querySelectorAll('#markers-leaflet .marker-cluster, #markers-leaflet .map-cluster')]
+          .map(e => parseInt(e.textContent, 10));
+        return { groups: counts.length, inGroups: counts.reduce((a, b) => a + b, 0),
+                 single: document.querySelectorAll('#markers-leaflet .map-pin').length,
+                 zoom: dashboardMap.markersMap.map.getZoom(), grouping: dashboardMap.grouping };""")
+
+
+def check_map_clusters(page, args):
+    """Thousands of markers are grouped (Leaflet.markercluster when installed, else the page's own grid): the groups'
+    counts and the single markers add up to all of them, and a click on a group zooms in. The page is handed the
+    markers directly (the marker service's sample has 44), then the real ones again."""
+    count = 3000
+    expected = "markercluster" if args.cluster_library else "grid"
+    page.js("window.__realPins = dashboardMap.last.pins; dashboardMap.markers(arguments[0]);", fake_pins(count))
+    try:
+        shown = page.wait(f"{count} markers shown as groups and single markers",
+                          lambda: (g := grouped(page))["groups"] and g["inGroups"] + g["single"] == count and g, 20)
+        if shown["grouping"] != expected:
+            raise CheckFailed(f"grouped by {shown['grouping']}, expected {expected}")
+        if shown["groups"] > 300:
+            raise CheckFailed(f"{shown['groups']} groups for {count} markers: hardly grouped")
+        page.js("document.getElementById('markers-leaflet').scrollIntoView({block: 'center'});")
+        group = page.js("""
+            const box = document.getElementById('markers-leaflet').getBoundingClientRect();
+            return [...document.querySelectorAll('#markers-leaflet .marker-cluster, #markers-leaflet .map-cluster')].find(e => {
+              const r = e.getBoundingClientRect();
+              const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+              return x > box.left + 30 && x < box.right - 30 && y > box.top + 30 && y < box.bottom - 30
+                && e.contains(document.elementFromPoint(x, y));
+            });""")
+        if group is None:
+            raise CheckFailed("no group can be clicked on its own on the map")
+        webdriver.ActionChains(page.driver).move_to_element(group).click().perform()
+        zoomed = page.wait("a click on a group zooms in", lambda: (z := grouped(page)["zoom"]) > shown["zoom"] and z, 10)
+    finally:
+        page.js("dashboardMap.markers(window.__realPins || []);")
+    listed = page.js("return document.querySelectorAll('#markers-list button').length;")
+    page.wait("the real markers are back on the map", lambda: len(map_state(page)["pins"]) == listed, 10)
+    return (f"{count} markers: {shown['groups']} groups holding {shown['inGroups']}, {shown['single']} single "
+            f"({shown['grouping']}); a click on a group zoomed {shown['zoom']} -> {zoomed}")
+
+
+def walk_state(page):
+    return page.js("""
+        const walk = dashboardMap.walkMap, device = page.device, location = device && device.location;
+        if (!walk || !walk.anchor || !location) return null;
+        const end = walk.line.getLatLngs();
+        return {
+          line: end.length, plot: document.getElementById('path-line').points.numberOfItems,
+          you: document.querySelectorAll('#walk-leaflet path.map-you').length,
+          circle: document.querySelectorAll('#walk-leaflet path.map-accuracy').length,
+          endDot: document.querySelectorAll('#walk-leaflet path.map-walk-end').length,
+          radius: walk.you ? walk.you.circle.getRadius() : null, accuracy: location.horizontalAccuracy,
+          gap: end.length ? Math.round(L.latLng(end[end.length - 1]).distanceTo([location.latitude, location.longitude])) : null,
+          anchor: walk.anchor,
+          markersYou: document.querySelectorAll('#markers-leaflet path.map-you, #markers-leaflet path.map-accuracy').length,
+        };""")
+
+
+def check_walk_map(page, args):
+    """The walk on the map from the first good fix: the dead-reckoned path (the same points as the plot) grows,
+    the GPS fix is a dot with its accuracy circle (radius = the reported accuracy), on the markers' map too."""
+    page.js("document.getElementById('walk-title').scrollIntoView({block: 'start'});")
+    first = page.wait("the walk is placed on the map (a good fix arrived)",
+                      lambda: (w := walk_state(page)) and w["line"] >= 2 and w, 30)
+    state = map_state(page)
+    if not state["walkMap"] or state["walkPlot"] or state["walkNoteShown"]:
+        raise CheckFailed(f"walk map shown {state['walkMap']}, plot shown {state['walkPlot']}, note {state['walkNote']!r}")
+    grown = page.wait(f"the walk on the map grows beyond its {first['line']} points",
+                      lambda: (w := walk_state(page))["line"] > first["line"] and w, 20)
+    if abs(grown["line"] - grown["plot"]) > 2:
+        raise CheckFailed(f"the map's walk has {grown['line']} points, the plot {grown['plot']}")
+    if grown["you"] != 1 or grown["circle"] != 1 or grown["endDot"] != 1 or grown["markersYou"] != 2:
+        raise CheckFailed(f"fix dot {grown['you']}, accuracy circle {grown['circle']}, walk end {grown['endDot']}, "
+                          f"on the markers' map {grown['markersYou']}")
+    if grown["accuracy"] is None or abs(grown["radius"] - grown["accuracy"]) > 1e-6:
+        raise CheckFailed(f"the accuracy circle's radius is {grown['radius']} m for an accuracy of {grown['accuracy']} m")
+    # Dead reckoning drifts from GPS, but not by a whole district in a minute of walking.
+    if grown["gap"] is None or grown["gap"] > 250:
+        raise CheckFailed(f"the dead-reckoned position is {grown['gap']} m from the GPS fix")
+    tiles = page.wait("the walk map's tiles load", lambda: map_state(page)["walkTiles"], 10)
+    attribution = map_state(page)["walkAttribution"] or {}
+    if attribution.get("link") != "OpenStreetMap contributors":
+        raise CheckFailed(f"the walk map's attribution is {attribution}")
+    return (f"{first['line']} -> {grown['line']} points (plot {grown['plot']}), fix ±{grown['accuracy']:.1f} m with its circle, "
+            f"walk end {grown['gap']} m from the fix, {tiles} tiles")
+
+
+def check_map_fallback_tiles(page, args):
+    """Tiles unreachable: the page gives the map up within seconds and says why in both panels."""
+    state = page.wait("the page falls back to the plain drawing", lambda: (s := map_state(page))["mode"] == "plot" and s, 20)
+    host = args.unreachable_tiles
+    for panel in ("markersNote", "walkNote"):
+        if not (state[panel].startswith("No map: the map tiles could not be loaded from") and host in state[panel]):
+            raise CheckFailed(f"the {panel} says {state[panel]!r}, expected why (tiles from {host})")
+    if not state["leaflet"]:
+        raise CheckFailed("Leaflet was not loaded: this is not the tiles' fallback")
+    if state["markersMap"] or state["walkMap"] or not state["markersPlot"] or not state["walkPlot"]:
+        raise CheckFailed(f"maps shown {state['markersMap']}/{state['walkMap']}, drawings shown {state['markersPlot']}/{state['walkPlot']}")
+    return f"{state['markersNote']!r}"
+
+
+def check_map_fallback_leaflet(page, args):
+    """Leaflet not installed: the page asks for none of its files and says why in both panels."""
+    state = page.wait("the page falls back to the plain drawing", lambda: (s := map_state(page))["mode"] == "plot" and s, 10)
+    for panel in ("markersNote", "walkNote"):
+        if "libjs-leaflet" not in state[panel] or not state[panel].startswith("No map:"):
+            raise CheckFailed(f"the {panel} says {state[panel]!r}, expected why (Leaflet not installed)")
+    if state["leaflet"] or state["vendor"]:
+        raise CheckFailed(f"Leaflet was asked for although it is missing: {state['vendor']}")
+    if state["markersMap"] or state["walkMap"] or not state["markersPlot"] or not state["walkPlot"]:
+        raise CheckFailed(f"maps shown {state['markersMap']}/{state['walkMap']}, drawings shown {state['markersPlot']}/{state['walkPlot']}")
+    return f"{state['markersNote']!r}"
+
+
+def check_map_ready(page, args):
+    """The map with Leaflet but without Leaflet.markercluster: markers on the map, tiles loaded."""
+    state = page.wait("the page shows the map", lambda: (s := map_state(page))["mode"] == "map" and s["tiles"] and s, 20)
+    if any("markercluster" in name for name in state["vendor"]):
+        raise CheckFailed(f"Leaflet.markercluster was loaded from a folder without it: {state['vendor']}")
+    listed = page.wait("the markers are listed", lambda: page.js("return document.querySelectorAll('#markers-list button').length;"), 20)
+    page.wait("a map marker for each", lambda: len(map_state(page)["pins"]) == listed, 10)
+    return f"{listed} map markers, {len(state['tiles'])} tiles, no markercluster"
+
+
+def check_console_except_tiles(page, args):
+    """No console error but the unreachable tiles' (expected in this run)."""
+    host = args.unreachable_tiles
+    severe = [entry for entry in page.browser_log() if entry.get("level") == "SEVERE" and host not in entry.get("message", "")]
+    if severe:
+        raise CheckFailed("browser console errors: " + " | ".join(entry["message"] for entry in severe))
+    return f"{len(page.log)} console entries, none SEVERE but the unreachable tiles'"
+
+
+class TileServer:
+    """The map's tiles for the check (no network): any /{z}/{x}/{y}.png is one generated 256×256 PNG."""
+
+    def __init__(self, port):
+        tile = png(256, 256, (232, 226, 206))
+        server_self = self
+        self.requests = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                if not re.match(r"^/\d+/-?\d+/-?\d+\.png$", self.path):
+                    self.send_error(404)
+                    return
+                server_self.requests += 1
+                self.send_response(200)
+                self.send_header("Content-Type", "image/png")
+                self.send_header("Content-Length", str(len(tile)))
+                self.send_header("Cache-Control", "max-age=3600")
+                self.end_headers()
+                self.wfile.write(tile)
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
 
 
 def check_place(page, args):
@@ -793,11 +1061,52 @@ def check_console(page, args):
 
 # The red band last but two: the screenshot then shows it, with a marker's nearest.
 CHECKS = [check_loads, check_formats, check_changes, check_path, check_rose, check_lock, check_unlock, check_north,
-          check_markers_ready, check_nearest_keyboard, check_nearest_map, check_place, check_activity,
-          check_activity_guidance, check_journal_waiting, check_journal, check_red_band,
-          check_names, check_keyboard_focus, check_colour_schemes, check_console]
+          check_markers_ready, check_map_markers, check_nearest_keyboard, check_nearest_map, check_map_clusters,
+          check_walk_map, check_place, check_activity, check_activity_guidance, check_journal_waiting, check_journal,
+          check_red_band, check_names, check_keyboard_focus, check_colour_schemes, check_console]
+# The map's checks, and what replaces them when Leaflet is not installed (outside CI only).
+MAP_CHECKS = {check_map_markers, check_nearest_map, check_map_clusters, check_walk_map}
+# The other dashboards of the run: the same bus, each with one thing missing.
+RUNS = [
+    ("fallback_url", "tiles unreachable (--tile-url at a closed port)",
+     [check_loads, check_map_fallback_tiles, check_markers_ready, check_nearest_plot, check_path, check_console_except_tiles]),
+    ("plain_url", "Leaflet not installed (--leaflet-dir an empty folder)",
+     [check_loads, check_map_fallback_leaflet, check_markers_ready, check_nearest_plot, check_path, check_console]),
+    ("grid_url", "Leaflet without Leaflet.markercluster (the page groups the markers itself)",
+     [check_loads, check_map_ready, check_map_clusters, check_console]),
+]
 # Without the page loaded, or without values, nothing after makes sense.
 FATAL = {check_loads, check_formats}
+
+
+def run_checks(args, checks, screenshot=None):
+    """Runs `checks` in a browser of their own; returns (checks run, failures)."""
+    page = Page(args)
+    failures, run = 0, 0
+    try:
+        for check in checks:
+            name = check.__name__.removeprefix("check_")
+            if check in MAP_CHECKS and not args.leaflet_installed:
+                print(f"  skip  {name}: Leaflet is not installed (apt-get install libjs-leaflet)", flush=True)
+                continue
+            run += 1
+            try:
+                detail = check(page, args)
+                print(f"  ok    {name}: {detail}", flush=True)
+            except (CheckFailed, WebDriverException, subprocess.SubprocessError, OSError, ValueError) as error:
+                failures += 1
+                message = error.msg if isinstance(error, WebDriverException) else error
+                print(f"  FAIL  {name}: {message}", flush=True)
+                if check in FATAL:
+                    break
+        if screenshot:
+            # The heading and the rose at rest, the nearest list shown: the screenshot a person would see.
+            page.js("window.scrollTo(0, 0);")
+            page.driver.save_screenshot(screenshot)
+            print(f"  screenshot: {screenshot}")
+    finally:
+        page.quit()
+    return run, failures
 
 
 def main():
@@ -811,33 +1120,51 @@ def main():
     parser.add_argument("--change-timeout", type=float, default=20)
     parser.add_argument("--journal-cache-dir", required=True,
                         help="the dashboard's --journal-cache-dir: the check writes its photos there")
+    parser.add_argument("--tile-port", type=int, required=True,
+                        help="the port of the --url dashboard's --tile-url on 127.0.0.1: the check serves the tiles there")
+    parser.add_argument("--fallback-url", help="a dashboard whose --tile-url nothing answers")
+    parser.add_argument("--unreachable-tiles", default="", help="that dashboard's tile host:port")
+    parser.add_argument("--plain-url", help="a dashboard whose --leaflet-dir is empty")
+    parser.add_argument("--grid-url", help="a dashboard whose --leaflet-dir has Leaflet without Leaflet.markercluster")
+    parser.add_argument("--require-leaflet", action="store_true",
+                        help="fail (rather than skip the map's checks) when the dashboard has no Leaflet (CI)")
     args = parser.parse_args()
     args.journal_responder = None
 
     started = time.monotonic()
-    page = Page(args)
-    failures = 0
+    with urllib.request.urlopen(args.url.rstrip("/") + "/api/map", timeout=10) as response:
+        settings = json.load(response)
+    args.leaflet_installed = bool(settings.get("leaflet"))
+    args.cluster_library = bool(settings.get("markerCluster"))
+    if not args.leaflet_installed and args.require_leaflet:
+        print(f"  FAIL  map: the dashboard has no Leaflet: {settings.get('unavailableText')}")
+        return 1
+    args.tile_server = TileServer(args.tile_port)
+    total, failures = 0, 0
     try:
-        for check in CHECKS:
-            name = check.__name__.removeprefix("check_")
-            try:
-                detail = check(page, args)
-                print(f"  ok    {name}: {detail}", flush=True)
-            except (CheckFailed, WebDriverException, subprocess.SubprocessError, OSError, ValueError) as error:
-                failures += 1
-                message = error.msg if isinstance(error, WebDriverException) else error
-                print(f"  FAIL  {name}: {message}", flush=True)
-                if check in FATAL:
-                    break
-        # The heading and the rose at rest, the nearest list shown: the screenshot a person would see.
-        page.js("window.scrollTo(0, 0);")
-        page.driver.save_screenshot(args.screenshot)
-        print(f"  screenshot: {args.screenshot}")
+        if args.leaflet_installed:
+            print(f"  -- the dashboard with the map (Leaflet{' and Leaflet.markercluster' if args.cluster_library else ''}, "
+                  f"tiles from 127.0.0.1:{args.tile_port}): {args.url}", flush=True)
+        else:
+            print(f"  -- the dashboard, without Leaflet (the map's checks skipped): {args.url}", flush=True)
+        count, failed = run_checks(args, CHECKS, screenshot=args.screenshot)
+        total, failures = total + count, failures + failed
+        # The journal stand-in keeps answering: the walk published above is retained, so the other pages ask for it.
+        for option, title, checks in RUNS:
+            url = getattr(args, option)
+            if not url:
+                continue
+            if not args.leaflet_installed and option != "plain_url":
+                print(f"  -- {title}: skipped, Leaflet is not installed", flush=True)
+                continue
+            print(f"  -- {title}: {url}", flush=True)
+            count, failed = run_checks(argparse.Namespace(**dict(vars(args), url=url, cluster_library=False)), checks)
+            total, failures = total + count, failures + failed
     finally:
-        page.quit()
         if args.journal_responder:
             args.journal_responder.stop()
-    print(f"  {len(CHECKS)} checks, {failures} failed, {time.monotonic() - started:.1f} s in the browser")
+        args.tile_server.stop()
+    print(f"  {total} checks, {failures} failed, {time.monotonic() - started:.1f} s in the browser")
     return 1 if failures else 0
 
 

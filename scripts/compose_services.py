@@ -12,8 +12,9 @@ Only what Docker itself provides is replaced, because that is what differs betwe
 this machine; everything else (the command, its flags, every other variable) is run verbatim, so a
 mistake there fails here as it would in the container:
   - the network: MQTT_HOST names the broker service (compose's DNS) -> 127.0.0.1, and its container
-    port (MQTT_PORT, the broker's `listener`) -> a free loopback port; HTTP_PORT -> a free port;
-    the internet -> the repository's sample marker file (SOURCE), so no test needs it;
+    port (MQTT_PORT, the broker's `listener`) -> a free loopback port; HTTP_PORT and METRICS_PORT -> free
+    ports, METRICS_HOST (every interface of the container) -> 127.0.0.1; the internet -> the repository's
+    sample marker file (SOURCE), so no test needs it;
   - the volumes: a named volume shared with the broker -> the folder the broker's entrypoint wrote
     (e.g. a service's secrets -> its generated password, through MQTT_PASSWORD_FILE); any other
     volume -> a temporary folder;
@@ -443,6 +444,18 @@ def plan_service(name: str, service: dict, broker: Broker, image: Image, work: P
         port = free_port()
         log(f"HTTP_PORT={env['HTTP_PORT']} -> {port} (a free port; the container's is published by Docker)")
         env["HTTP_PORT"] = str(port)
+    if "METRICS_PORT" in env:
+        published = container_ports(service)
+        if env["METRICS_PORT"] in published:
+            raise PlanError(f"{name}: METRICS_PORT={env['METRICS_PORT']} is published to the host; metrics are for the compose network")
+        port = free_port()
+        log(f"METRICS_PORT={env['METRICS_PORT']} -> {port} (a free port; each container has its own)")
+        (out / "metrics_container_port").write_text(env["METRICS_PORT"])
+        env["METRICS_PORT"] = str(port)
+        (out / "metrics_port").write_text(str(port))
+    if env.get("METRICS_HOST") == "0.0.0.0":
+        log("METRICS_HOST=0.0.0.0 -> 127.0.0.1 (every interface of the container: the compose network)")
+        env["METRICS_HOST"] = "127.0.0.1"
     if re.match(r"https?://", env.get("SOURCE", "")):
         log(f"SOURCE={env['SOURCE']} -> {SAMPLE_MARKERS} (the repository's sample, in the image: no internet)")
         env["SOURCE"] = SAMPLE_MARKERS

@@ -3,11 +3,13 @@
 # libmosquitto-dev (the C library and its pkg-config file), the mosquitto broker, its clients, pkg-config,
 # Python's venv (for the compose and AsyncAPI checks), and SQLite's headers and the PostgreSQL server (the activity
 # service's two stores; its tests start a throwaway server), and xmllint (libxml2-utils: the journal's GPX export is
-# validated against the GPX 1.1 schema), and Prometheus (a test scrapes every service's /metrics with it). As root it runs apt-get; otherwise it prints the exact command to run and
+# validated against the GPX 1.1 schema), and Prometheus (a test scrapes every service's /metrics with it), and
+# Leaflet with Leaflet.markercluster (libjs-leaflet, libjs-leaflet.markercluster: the dashboard serves them for its
+# map; the browser check needs them). As root it runs apt-get; otherwise it prints the exact command to run and
 # fails.
 set -euo pipefail
 
-packages=(libmosquitto-dev mosquitto mosquitto-clients pkg-config python3 python3-venv gpsd gpsd-clients libsqlite3-dev postgresql libxml2-utils prometheus)
+packages=(libmosquitto-dev mosquitto mosquitto-clients pkg-config python3 python3-venv gpsd gpsd-clients libsqlite3-dev postgresql libxml2-utils prometheus libjs-leaflet libjs-leaflet.markercluster)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -39,6 +39,8 @@ public actor ActivityService: Service {
     var dirty: Set<String> = []
     private var syncTopic = ""
     private var nextRetention = ContinuousClock.now
+    /// `stepcompass_activity_write_seconds`: the time a batch of steps takes to write.
+    private let writeSeconds: Metrics.Timer
 
     /// Creates the service.
     /// - Parameters:
@@ -51,6 +53,7 @@ public actor ActivityService: Service {
         self.catalogue = catalogue
         self.store = store
         self.context = context
+        self.writeSeconds = context.metrics.timer("stepcompass_activity_write_seconds")
     }
 
     /// Migrates the store, waits for the bus, subscribes, says ready, then handles messages until the group shuts
@@ -109,6 +112,8 @@ public actor ActivityService: Service {
     private func handle(_ messages: [BusMessage]) async throws {
         for message in messages {
             if message.topic == syncTopic { continue }
+            let started = ContinuousClock.now
+            defer { context.metrics.handled(message, since: started) }
             if message.topic == historyTopic {
                 try await flush()  // the reply includes every step received before the request
                 await answerHistory(message)
@@ -121,6 +126,8 @@ public actor ActivityService: Service {
     }
 
     private func handleDeviceMessage(_ message: BusMessage) async {
+        // A cleared retained message (`stepcompass forget`): nothing to apply, and not a bad input.
+        if message.payload.isEmpty { return }
         guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
             await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
             return
@@ -179,6 +186,7 @@ public actor ActivityService: Service {
         if let state = devices[device] { return state }
         let state = DeviceActivity(calendar: configuration.calendar)
         devices[device] = state
+        context.metrics.devicesTracked(devices.count)
         return state
     }
 
@@ -208,8 +216,7 @@ public actor ActivityService: Service {
             do {
                 let started = ContinuousClock.now
                 let applied = try await store.apply(batch)
-                Timer(label: "stepcompass_activity_write_seconds", dimensions: [("service", context.service)])
-                    .record(duration: ContinuousClock.now - started)
+                writeSeconds.record(duration: ContinuousClock.now - started)
                 return applied
             } catch {
                 if Task.isCancelled { throw CancellationError() }

@@ -35,7 +35,9 @@ public func buildBridge(
     let steps = StepCounter(
         topics: context.topics, stepLengthScale: configuration.stepLengthScale, maxDevices: configuration.maxDevices,
         logger: context.logger)
-    let ingest = PhoneIngest(bus: context.bus, topics: context.topics, configuration: configuration, steps: steps, logger: context.logger)
+    let metrics = BridgeMetrics(context.metrics, steps: steps)
+    let ingest = PhoneIngest(
+        bus: context.bus, topics: context.topics, configuration: configuration, steps: steps, metrics: metrics, logger: context.logger)
     var services: [any Service] = []
     var listening: AsyncStream<Int>?
     if configuration.httpPort >= 0 {

@@ -94,6 +94,8 @@ public struct BridgeService: Service {
     }
 
     private func handle(_ message: BusMessage) async {
+        let started = ContinuousClock.now
+        defer { context.metrics.handled(message, since: started) }
         let topics = context.topics
         if let (device, topic) = topics.parseDeviceTopic(message.topic) {
             switch topic {
@@ -115,6 +117,7 @@ public struct BridgeService: Service {
             let body = try SensorLoggerMessage.decode(message.payload, limits: .init(maximumBytes: configuration.maxBody))
             let device = DeviceID.sanitized(body.deviceId ?? "sensor-logger")
             _ = try await ingest.sensorLogger(device: device, body)
+            ingest.metrics?.batch(.sensorLoggerMQTT)
         } catch let error as PhoneFormatError {
             await context.errors.reject(message, reason: error.reason)
         } catch {
@@ -130,6 +133,7 @@ public struct BridgeService: Service {
         do {
             guard let fix = try OwnTracksMessage.decode(message.payload) else { return }
             try await ingest.location(device: device, fix)
+            ingest.metrics?.batch(.ownTracks)
         } catch let error as PhoneFormatError {
             await context.errors.reject(message, reason: error.reason)
         } catch {

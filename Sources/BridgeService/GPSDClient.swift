@@ -70,6 +70,7 @@ public struct GPSDClient: Service {
                         if hasFix != true { context.logger.info("gpsd has a fix", metadata: ["device": "\(device)"]) }
                         hasFix = true
                         try await ingest.location(device: device, fix)
+                        ingest.metrics?.batch(.gpsd)
                         fixes += 1
                     case .noFix:
                         if hasFix != false {

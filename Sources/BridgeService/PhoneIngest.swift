@@ -31,13 +31,21 @@ actor PhoneIngest {
     private let configuration: BridgeConfiguration
     private let logger: Logger
     private let steps: StepCounter
+    /// The bridge's metrics: the routes, the bus side and the gpsd reader count their batches here too.
+    nonisolated let metrics: BridgeMetrics?
     private var devices: [String: Device] = [:]
+    /// The number of devices last recorded in `stepcompass_devices_tracked`.
+    private var trackedCount = 0
 
-    init(bus: any MessageBus, topics: Topics, configuration: BridgeConfiguration, steps: StepCounter, logger: Logger) {
+    init(
+        bus: any MessageBus, topics: Topics, configuration: BridgeConfiguration, steps: StepCounter, metrics: BridgeMetrics? = nil,
+        logger: Logger
+    ) {
         self.bus = bus
         self.messages = ContractMessages(topics: topics)
         self.configuration = configuration
         self.steps = steps
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -51,6 +59,7 @@ actor PhoneIngest {
         var entry = take(device, convention: convention)
         let outputs = entry.session.receive(message)
         devices[device] = entry
+        noteDeviceCount()
         try await publishPermissions(device: device, location: message.readings.contains { reading in
             if case .location = reading.sensor { return true }
             return false
@@ -63,6 +72,7 @@ actor PhoneIngest {
         var entry = take(device)
         entry.lastUsed = .now
         devices[device] = entry
+        noteDeviceCount()
         try await publishPermissions(device: device, location: true)
         if let message = messages.location(device: device, fix) { try await bus.publish(message) }
     }
@@ -84,6 +94,13 @@ actor PhoneIngest {
 
     /// The number of devices tracked.
     var deviceCount: Int { devices.count }
+
+    /// Records the number of devices when it changed (a new phone, or the idlest one forgotten for it).
+    private func noteDeviceCount() {
+        guard devices.count != trackedCount else { return }
+        trackedCount = devices.count
+        metrics?.instruments.devicesTracked(trackedCount)
+    }
 
     private func take(_ device: String, convention: SensorLoggerConvention? = nil) -> Device {
         if var entry = devices[device], convention == nil || entry.session.convention == convention {

@@ -24,6 +24,9 @@ struct SensorLoggerRoutes: Sendable {
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        // Requests by route and status, and their duration (swift-metrics; served with --metrics-port): first, so
+        // it sees every route, unknown ones included.
+        router.add(middleware: MetricsMiddleware())
         router.get("/healthz") { _, _ in Self.text("ok\n", status: .ok) }
         router.post("/sensor-logger") { request, _ in await push(request) }
         return router
@@ -69,6 +72,7 @@ struct SensorLoggerRoutes: Sendable {
         guard authorization.allows(presented, device: device) else { return Self.unauthorized() }
         do {
             let outcome = try await ingest.sensorLogger(device: device, message, convention: convention)
+            ingest.metrics?.batch(.sensorLoggerHTTP)
             let text = #"{"status":"ok","device":"\#(device)","imu":\#(outcome.imu),"location":\#(outcome.locations),"steps":\#(outcome.steps),"ignored":\#(message.ignoredCount)}"#
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))

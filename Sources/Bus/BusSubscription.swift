@@ -41,6 +41,12 @@ public struct BusSubscription: AsyncSequence, Sendable {
         await channel.nextBatch(limit: limit)
     }
 
+    /// The messages delivered to this subscription and not yet read: its backlog.
+    public var bufferedCount: Int { channel.bufferedCount }
+
+    /// The messages this subscription lost because its buffer was full (its consumer fell behind).
+    public var droppedCount: Int { channel.droppedCount }
+
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(channel: channel)
     }

@@ -15,6 +15,8 @@ public final class MessageChannel: Sendable {
         var waiter: (id: Int, continuation: CheckedContinuation<Void, Never>)?
         var nextWaiterID = 0
         var finished = false
+        /// Messages refused since the channel was made: it was full (or finished).
+        var dropped = 0
 
         var count: Int { buffer.count - head }
 
@@ -77,7 +79,10 @@ public final class MessageChannel: Sendable {
     @discardableResult
     public func yield(_ message: BusMessage) -> Bool {
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard !state.finished, state.count < limit else { return (false, nil) }
+            guard !state.finished, state.count < limit else {
+                state.dropped += 1
+                return (false, nil)
+            }
             state.buffer.append(message)
             return (true, state.takeWaiter())
         }
@@ -91,7 +96,10 @@ public final class MessageChannel: Sendable {
     public func yield(contentsOf messages: [BusMessage]) -> Int {
         guard !messages.isEmpty else { return 0 }
         let (dropped, waiter) = state.withLock { state -> (Int, CheckedContinuation<Void, Never>?) in
-            if state.finished { return (messages.count, nil) }
+            if state.finished {
+                state.dropped += messages.count
+                return (messages.count, nil)
+            }
             let room = max(0, limit - state.count)
             if room >= messages.count && state.count == 0 {
                 state.buffer = messages  // shares the batch's storage instead of copying every message
@@ -102,11 +110,18 @@ public final class MessageChannel: Sendable {
                 state.buffer.append(contentsOf: messages[..<room])
             }
             let accepted = min(room, messages.count)
+            state.dropped += messages.count - accepted
             return (messages.count - accepted, accepted > 0 ? state.takeWaiter() : nil)
         }
         waiter?.resume()
         return dropped
     }
+
+    /// The messages buffered and not yet read (the subscription's backlog), for metrics.
+    public var bufferedCount: Int { state.withLock { $0.count } }
+
+    /// The messages refused since the channel was made, because it held `limit` unread ones (or had finished).
+    public var droppedCount: Int { state.withLock { $0.dropped } }
 
     /// Ends the channel: the consumer reads what is buffered, then nil.
     public func finish() {

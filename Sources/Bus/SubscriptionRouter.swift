@@ -159,6 +159,18 @@ public final class SubscriptionRouter: Sendable {
         state.withLock { ($0.droppedSlow, $0.droppedPending) }
     }
 
+    /// The subscriptions' backlog now, the held messages, and the drops so far.
+    public var bufferStatistics: SubscriptionBufferStatistics {
+        state.withLock { state in
+            SubscriptionBufferStatistics(
+                subscriptions: state.entries.count,
+                buffered: state.entries.reduce(0) { $0 + $1.channel.bufferedCount },
+                held: state.pending.count,
+                droppedFull: state.droppedSlow,
+                droppedUnmatched: state.droppedPending)
+        }
+    }
+
     /// Finishes every stream; later subscriptions finish at once.
     public func close() {
         state.withLock { state in

@@ -233,6 +233,8 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     public static func freePort() throws -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 12_000...32_767)
+            // A port reserved for a server still starting (PostgreSQL's initdb takes seconds) is not free.
+            if reservedPorts.withLock({ $0.contains(port) }) { continue }
             if canBind(port: port) { return port }
         }
         throw StartError(description: "could not find a free port in 12000-32767")

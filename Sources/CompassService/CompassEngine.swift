@@ -3,6 +3,7 @@ import CompassKit
 import Foundation
 import GeoMagnetism
 import Logging
+import Metrics
 import ServiceRuntime
 
 /// The actor that owns every device's state and applies messages to it one at a time.
@@ -27,6 +28,10 @@ actor CompassEngine {
     /// idle, keeps the broker's order the order of the changes.
     private var pending: [(device: String, outbound: DeviceCompass.Outbound)] = []
     private var draining = false
+    /// `stepcompass_compass_headings_published_total` and `…_held_total` (a change held back by the rate limit, to
+    /// be published when its window ends unless it goes stale or a newer state replaces it).
+    private let headingsPublished: Counter
+    private let headingsHeld: Counter
 
     init(configuration: CompassConfiguration, model: WorldMagneticModel, context: BusServiceContext) {
         self.configuration = configuration
@@ -35,6 +40,8 @@ actor CompassEngine {
         encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         start = clock.now
+        headingsPublished = context.metrics.counter("stepcompass_compass_headings_published_total")
+        headingsHeld = context.metrics.counter("stepcompass_compass_headings_held_total")
     }
 
     /// The number of devices seen so far.
@@ -49,10 +56,16 @@ actor CompassEngine {
     /// Applies one received message; a bad one is reported on the error topic and dropped.
     /// Handles messages in order, in one visit to the actor.
     func handle(_ messages: [BusMessage]) async {
-        for message in messages { await handle(message) }
+        for message in messages {
+            let started = ContinuousClock.now
+            await handle(message)
+            context.metrics.handled(message, since: started)
+        }
     }
 
     func handle(_ message: BusMessage) async {
+        // A cleared retained message (`stepcompass forget`): nothing to apply, and not a bad input.
+        if message.payload.isEmpty { return }
         let device: String
         do {
             device = try apply(message)
@@ -191,8 +204,9 @@ actor CompassEngine {
     /// The state of a device, created at its first message.
     private func device(_ id: String) -> DeviceCompass {
         if let existing = devices[id] { return existing }
-        let created = DeviceCompass(configuration: configuration)
+        let created = DeviceCompass(configuration: configuration, held: headingsHeld)
         devices[id] = created
+        context.metrics.devicesTracked(devices.count)
         return created
     }
 
@@ -237,6 +251,7 @@ actor CompassEngine {
                     qos: .atLeastOnce, retain: true)
             }
             try await context.bus.publish(message)
+            if case .heading = outbound { headingsPublished.increment() }
         } catch {
             context.logger.warning("could not publish", metadata: ["device": "\(device)", "error": "\(error)"])
         }

@@ -1,6 +1,7 @@
 import CompassKit
 import Foundation
 import GeoMagnetism
+import Metrics
 import ServiceRuntime
 import StepDetection
 
@@ -47,9 +48,12 @@ final class DeviceCompass {
     var stepDetector = StepDetector()
     /// The direction the owner walks in (magnetic), from the same samples.
     var walking = WalkingDirectionEstimator()
+    /// Counts the heading changes the rate limit holds back (once per window).
+    let held: Counter?
 
-    init(configuration: CompassConfiguration) {
+    init(configuration: CompassConfiguration, held: Counter? = nil) {
         self.configuration = configuration
+        self.held = held
         var tuning = HeadingPipeline.Configuration()
         tuning.smoothing = configuration.smoothing
         pipeline = HeadingPipeline(configuration: tuning)
@@ -84,9 +88,11 @@ final class DeviceCompass {
             publishCalibrationIfChanged(into: &out)
         }
         // Decide on the few fields that matter, and build the message (with its timestamp) only to publish it.
+        let wasHolding = limiter.isHolding
         switch limiter.offer(at: time, changed: isSignificant(headingSummary())) {
         case .publish: emit(headingMessage(at: moment), into: &out)
-        case .hold, .idle: break
+        case .hold: if !wasHolding { held?.increment() }
+        case .idle: break
         }
     }
 

@@ -89,6 +89,7 @@ extension DeviceState {
     private var locationView: DeviceView.LocationView? {
         guard let location, location.latitude.isFinite, location.longitude.isFinite else { return nil }
         let altitude = location.altitude.flatMap { $0.isFinite ? $0 : nil }
+        let accuracy = location.horizontalAccuracy.flatMap { $0.isFinite && $0 >= 0 && $0 < 1_000_000 ? $0 : nil }
         return .init(
             latitude: location.latitude,
             longitude: location.longitude,
@@ -96,7 +97,9 @@ extension DeviceState {
             mapURL: DisplayText.mapURL(latitude: location.latitude, longitude: location.longitude),
             altitude: altitude,
             elevationMetresText: altitude.map(DisplayText.elevationMetres),
-            elevationFeetText: altitude.map(DisplayText.elevationFeet))
+            elevationFeetText: altitude.map(DisplayText.elevationFeet),
+            horizontalAccuracy: accuracy,
+            accuracyText: accuracy.map { "GPS position, ±\(DisplayText.grouped(Int($0.rounded()))) m" } ?? "GPS position")
     }
 
     private var permissionsView: DeviceView.PermissionsView {

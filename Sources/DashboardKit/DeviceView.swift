@@ -70,6 +70,10 @@ public struct DeviceView: Sendable, Hashable, Codable {
         public var elevationMetresText: String?
         /// `Elevation: 1,703 ft`.
         public var elevationFeetText: String?
+        /// The fix's horizontal accuracy in metres (the radius of the map's accuracy circle), nil when not reported.
+        public var horizontalAccuracy: Double?
+        /// `GPS position, ±12 m` (`GPS position` without an accuracy): the map's label of the position.
+        public var accuracyText: String
     }
 
     /// The device's sensor permissions, with guidance when one is refused.

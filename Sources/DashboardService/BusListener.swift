@@ -13,6 +13,8 @@ struct BusListener: Sendable {
 
     func run() async {
         for await message in subscription {
+            let start = ContinuousClock.now
+            defer { context.metrics.handled(message, since: start) }
             guard let (kind, device) = topics.classify(message.topic) else { continue }
             if !device.isEmpty, !DeviceID.isValid(device) {
                 await context.errors.reject(message, reason: "invalid device id '\(device)'")

@@ -18,9 +18,12 @@ public struct DashboardConfiguration: Sendable, Hashable {
     /// The journal's image cache (its `--cache-dir`), served at `/journal/photos/{file}`; relative to the working
     /// directory like the journal's own default.
     public var journalCacheDirectory: String
+    /// The page's map: Leaflet's folder and the tile URL (see ``MapSettings``).
+    public var map: MapSettings
 
     public init(httpHost: String = "127.0.0.1", httpPort: Int = 8080, pathLimit: Int = 2_000, maxDevices: Int = 10_000,
-                maxEventRate: Double = 10, requestTimeout: Double = 5, journalCacheDirectory: String = ".data/journal/photos") {
+                maxEventRate: Double = 10, requestTimeout: Double = 5, journalCacheDirectory: String = ".data/journal/photos",
+                map: MapSettings = .defaults) {
         self.httpHost = httpHost
         self.httpPort = httpPort
         self.pathLimit = pathLimit
@@ -28,6 +31,7 @@ public struct DashboardConfiguration: Sendable, Hashable {
         self.maxEventRate = maxEventRate
         self.requestTimeout = requestTimeout
         self.journalCacheDirectory = journalCacheDirectory
+        self.map = map
     }
 
     /// Checks every value, naming the option that is wrong.
@@ -45,6 +49,7 @@ public struct DashboardConfiguration: Sendable, Hashable {
             throw .invalidConfiguration("--request-timeout must be in (0, 60] seconds, got \(requestTimeout)")
         }
         guard !journalCacheDirectory.isEmpty else { throw .invalidConfiguration("--journal-cache-dir must not be empty") }
+        try map.validate()
     }
 }
 
@@ -57,7 +62,7 @@ extension DashboardConfiguration {
     ///
     /// Keys (each optional, defaults in ``defaults``): `http.host` (string), `http.port` (int), `path.limit`
     /// (int), `max.devices` (int), `max.event.rate` (double, per second), `request.timeout` (double, seconds),
-    /// `journal.cache.dir` (string, env `JOURNAL_CACHE_DIR`).
+    /// `journal.cache.dir` (string, env `JOURNAL_CACHE_DIR`), and the map's `leaflet.dir` and `tile.url` (``MapSettings``).
     /// - Parameter config: The service's configuration.
     /// - Throws: ``DashboardServiceError/invalidConfiguration(_:)`` naming the option.
     public init(config: ConfigReader) throws(DashboardServiceError) {
@@ -69,7 +74,8 @@ extension DashboardConfiguration {
             maxDevices: config.int(forKey: "max.devices", default: defaults.maxDevices),
             maxEventRate: config.double(forKey: "max.event.rate", default: defaults.maxEventRate),
             requestTimeout: config.double(forKey: "request.timeout", default: defaults.requestTimeout),
-            journalCacheDirectory: config.string(forKey: "journal.cache.dir", default: defaults.journalCacheDirectory))
+            journalCacheDirectory: config.string(forKey: "journal.cache.dir", default: defaults.journalCacheDirectory),
+            map: try MapSettings(config: config))
         try validate()
     }
 }

@@ -1,6 +1,8 @@
 import DashboardKit
 import Foundation
 import Logging
+import Metrics
+import ServiceRuntime
 
 /// The dashboard's state and its audience: bus inputs go in, browsers' mailboxes are told what changed.
 ///
@@ -10,11 +12,17 @@ actor DashboardHub {
     private var model: DashboardModel
     private var mailboxes: [ObjectIdentifier: EventMailbox] = [:]
     private let encoder: JSONEncoder
+    /// `stepcompass_dashboard_event_streams`: the browsers connected now.
+    private let streams: Gauge?
+    private let metrics: ServiceInstruments?
 
-    init(model: DashboardModel) {
+    init(model: DashboardModel, metrics: ServiceInstruments? = nil) {
         self.model = model
         encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
+        self.metrics = metrics
+        streams = metrics.map { $0.gauge("stepcompass_dashboard_event_streams") }
+        streams?.record(0)
     }
 
     /// Applies one input and tells the browsers concerned.
@@ -25,6 +33,7 @@ actor DashboardHub {
         case .markers: broadcast([.markers])
         case .services: broadcast([.services])
         case .device(let id, let isNew, let pathChanged):
+            if isNew { metrics?.devicesTracked(model.deviceIDs.count) }
             let followed = model.defaultDeviceID
             for mailbox in mailboxes.values {
                 var kinds: Set<EventKind> = isNew ? [.devices] : []
@@ -42,12 +51,14 @@ actor DashboardHub {
     /// Adds a browser; its first write sends everything.
     func register(_ mailbox: EventMailbox) {
         mailboxes[ObjectIdentifier(mailbox)] = mailbox
+        streams?.record(mailboxes.count)
         mailbox.post(Set(EventKind.allCases).subtracting([.keepAlive]))
     }
 
     /// Removes a browser.
     func unregister(_ mailbox: EventMailbox) {
         mailboxes[ObjectIdentifier(mailbox)] = nil
+        streams?.record(mailboxes.count)
         mailbox.close()
     }
 
@@ -55,6 +66,7 @@ actor DashboardHub {
     func closeAll() {
         for mailbox in mailboxes.values { mailbox.close() }
         mailboxes.removeAll()
+        streams?.record(0)
     }
 
     /// The number of open event streams.

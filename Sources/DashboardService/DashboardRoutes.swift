@@ -25,6 +25,9 @@ struct DashboardRoutes: Sendable {
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        // Requests by route and status, and their duration (swift-metrics; served with --metrics-port): first, so
+        // it sees every route, unknown ones included.
+        router.add(middleware: MetricsMiddleware())
         router.get("/") { _, _ in serve("index.html") }
         router.get("/healthz") { _, _ in JSONResponse.make(["status": "ok"]) }
         router.get("/api/state") { request, _ in
@@ -66,6 +69,7 @@ struct DashboardRoutes: Sendable {
         router.get("/api/markers/:marker/nearest") { request, context in
             await nearest(request, context)
         }
+        addMapRoutes(to: router)
         // The page's other files, by name (app.js, style.css, icons).
         router.get("/:file") { _, context in
             serve(context.parameters.get("file") ?? "")

@@ -35,7 +35,8 @@ public struct DashboardService: Service {
     ) {
         self.configuration = configuration
         self.context = context
-        self.hub = DashboardHub(model: DashboardModel(pathLimit: configuration.pathLimit, maxDevices: configuration.maxDevices))
+        self.hub = DashboardHub(
+            model: DashboardModel(pathLimit: configuration.pathLimit, maxDevices: configuration.maxDevices), metrics: context.metrics)
         self.listening = listening
         self.onListening = onListening
     }

@@ -4,12 +4,15 @@ public import Bus
 ///
 /// Like the mosquitto client it has a client id, a persistent session unless `cleanStart` is set, and a
 /// last will that the broker publishes when the connection is lost rather than closed.
-public final class InMemoryBus: ConnectableBus {
+public final class InMemoryBus: ConnectableBus, SubscriptionBufferReporting {
     public let clientID: String
     private let broker: InMemoryBroker
     private let cleanStart: Bool
     private let will: BusMessage?
     private let connection = LockedValue<(id: Int, router: SubscriptionRouter)?>(nil)
+    private let subscriptionBuffer: Int
+    /// The drops of the routers of earlier connections (each connection has its own router).
+    private let earlierDrops = LockedValue((full: 0, unmatched: 0))
 
     /// Creates a client; call ``connect()`` before use.
     /// - Parameters:
@@ -17,16 +20,22 @@ public final class InMemoryBus: ConnectableBus {
     ///   - clientID: A stable client id (the session's key).
     ///   - cleanStart: Discard any existing session and do not keep one after disconnecting.
     ///   - will: Published by the broker when the connection is lost without ``disconnect()``.
-    public init(broker: InMemoryBroker, clientID: String, cleanStart: Bool = false, will: BusMessage? = nil) {
+    ///   - subscriptionBuffer: Messages buffered per subscription before newer ones are dropped (as
+    ///     `MosquittoConfiguration.subscriptionBuffer`).
+    public init(
+        broker: InMemoryBroker, clientID: String, cleanStart: Bool = false, will: BusMessage? = nil,
+        subscriptionBuffer: Int = 1_000_000
+    ) {
         self.broker = broker
         self.clientID = clientID
         self.cleanStart = cleanStart
         self.will = will
+        self.subscriptionBuffer = subscriptionBuffer
     }
 
     /// Connects; messages queued for a persistent session are held until a subscription matches them.
     public func connect() {
-        let router = SubscriptionRouter()
+        let router = SubscriptionRouter(streamLimit: subscriptionBuffer)
         let id = broker.connect(clientID: clientID, cleanStart: cleanStart, will: will, router: router)
         connection.withLock { $0 = (id, router) }
     }
@@ -46,6 +55,11 @@ public final class InMemoryBus: ConnectableBus {
             defer { value = nil }
             return value
         }) else { return }
+        let statistics = current.router.bufferStatistics
+        earlierDrops.withLock {
+            $0.full += statistics.droppedFull
+            $0.unmatched += statistics.droppedUnmatched
+        }
         current.router.close()
         broker.disconnect(clientID: clientID, connectionID: current.id, publishWill: publishWill)
     }
@@ -77,6 +91,15 @@ public final class InMemoryBus: ConnectableBus {
     }
 
     public func flush() async throws {}
+
+    /// The subscriptions' backlog now, and the drops of every connection so far.
+    public var subscriptionBuffers: SubscriptionBufferStatistics {
+        var statistics = connection.withLock { $0?.router.bufferStatistics } ?? SubscriptionBufferStatistics()
+        let earlier = earlierDrops.withLock { $0 }
+        statistics.droppedFull += earlier.full
+        statistics.droppedUnmatched += earlier.unmatched
+        return statistics
+    }
 
     // MARK: ConnectableBus
 

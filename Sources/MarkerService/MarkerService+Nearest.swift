@@ -7,30 +7,34 @@ import ServiceRuntime
 extension MarkerService {
     /// Answers a `markers/nearest` request; every outcome is a reply, never a throw.
     func answerNearest(_ message: BusMessage) async {
+        let started = ContinuousClock.now
         let request: NearestRequest?
         let payload: Data
+        let outcome: String
         do {
             let decoded = try PayloadDecoder().decode(NearestRequest.self, from: message.payload)
             request = decoded
-            payload = await reply(to: decoded, message: message)
+            (payload, outcome) = await reply(to: decoded, message: message)
         } catch {
             request = nil
             await context.errors.reject(message, reason: error.message)
             payload = Self.encodeError(.badRequest(error.message), correlationId: nil)
+            outcome = "badRequest"
         }
         await context.reply(payload, to: message, replyTo: request?.replyTo)
+        metrics.nearestAnswered(outcome: outcome, since: started)
     }
 
-    /// The reply payload for a decoded request (an error reply included).
-    private func reply(to request: NearestRequest, message: BusMessage) async -> Data {
+    /// The reply payload for a decoded request (an error reply included), and its outcome: `ok` or the error's code.
+    private func reply(to request: NearestRequest, message: BusMessage) async -> (Data, outcome: String) {
         switch await answer(request) {
         case .success(let reply):
-            return (try? Self.encoder.encode(reply)) ?? Data()
+            return ((try? Self.encoder.encode(reply)) ?? Data(), "ok")
         case .failure(let failure):
             if failure.code == "badRequest" {
                 await context.errors.reject(message, reason: failure.message)
             }
-            return Self.encodeError(failure, correlationId: request.correlationId)
+            return (Self.encodeError(failure, correlationId: request.correlationId), failure.code)
         }
     }
 

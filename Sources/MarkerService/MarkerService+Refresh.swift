@@ -58,6 +58,7 @@ extension MarkerService {
             await publishStatus(status)
             await scheduler.schedule(after: configuration.refreshInterval)
         case .failed(let error):
+            metrics.fetchFailed(code: error.codeName)
             let (_, failures) = await store.fail(error)
             var generator = SystemRandomNumberGenerator()
             let delay = retry.delay(afterFailures: failures, using: &generator)

@@ -26,6 +26,7 @@ public struct MarkerService: Service {
     let store: MarkerStore
     let cache: MarkerCache?
     let retry: RetryPolicy
+    let metrics: MarkerMetrics
 
     /// Creates the service.
     /// - Parameters:
@@ -40,7 +41,9 @@ public struct MarkerService: Service {
         self.configuration = configuration
         self.context = context
         self.source = source
-        self.store = MarkerStore(source: configuration.source, nearbyMinimumMove: configuration.nearbyMinimumMove)
+        self.metrics = MarkerMetrics(context.metrics)
+        self.store = MarkerStore(
+            source: configuration.source, nearbyMinimumMove: configuration.nearbyMinimumMove, metrics: metrics)
         if case .url = source, let directory = configuration.cacheDirectory {
             self.cache = MarkerCache(directory: directory)
         } else {
@@ -107,6 +110,8 @@ public struct MarkerService: Service {
 
     /// Routes one received message; never throws.
     func handle(_ message: BusMessage, scheduler: RefreshScheduler) async {
+        let started = ContinuousClock.now
+        defer { context.metrics.handled(message, since: started) }
         if message.topic == topics.markersNearest {
             await answerNearest(message)
         } else if message.topic == topics.markersRefresh {

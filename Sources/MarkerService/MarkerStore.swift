@@ -1,5 +1,6 @@
 import Foundation
 import MarkerKit
+import ServiceRuntime
 
 /// The service's state: the markers in service, their status, the fetch validators, the failure
 /// count, and each device's `nearby` bookkeeping.
@@ -15,12 +16,14 @@ actor MarkerStore {
     private(set) var validators: MarkerFetcher.Validators?
     private(set) var consecutiveFailures = 0
     private var nearby: NearbyTracker
+    private let metrics: MarkerMetrics?
 
-    init(source: String, nearbyMinimumMove: Double) {
+    init(source: String, nearbyMinimumMove: Double, metrics: MarkerMetrics? = nil) {
         status = MarkerStatus(
             state: .loading, count: 0, rejected: 0, source: source, fromCache: false,
             updatedAt: nil, error: nil, retryAt: nil)
         nearby = NearbyTracker(minimumMove: nearbyMinimumMove)
+        self.metrics = metrics
     }
 
     /// Puts a decoded document in service.
@@ -39,6 +42,7 @@ actor MarkerStore {
         status.updatedAt = updatedAt
         status.error = nil
         status.retryAt = nil
+        metrics?.markersInService(index.count)
         return status
     }
 
@@ -70,8 +74,10 @@ actor MarkerStore {
 
     /// Records a device's location; the index to answer with when a `nearby` list is due.
     func nearbyDue(device: String, latitude: Double, longitude: Double) -> MarkerIndex? {
+        let known = nearby.devices.count
         let due = nearby.update(
             device: device, latitude: latitude, longitude: longitude, generation: index == nil ? nil : generation)
+        if nearby.devices.count != known { metrics?.instruments.devicesTracked(nearby.devices.count) }
         return due ? index : nil
     }
 

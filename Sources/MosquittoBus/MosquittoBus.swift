@@ -21,7 +21,7 @@ import struct Foundation.Data
 /// let steps = try await bus.subscribe(to: "stepcompass/+/steps")
 /// for await message in steps { ... }
 /// ```
-public final class MosquittoBus: ConnectableBus {
+public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
     public let clientID: String
     let configuration: MosquittoConfiguration
     let logger: Logger
@@ -75,6 +75,9 @@ public final class MosquittoBus: ConnectableBus {
 
     /// The publishes waiting for the broker's acknowledgement now.
     public var inflight: Int { window.inUse }
+
+    /// The subscriptions' backlog and drops (see ``Bus/SubscriptionBufferReporting``).
+    public var subscriptionBuffers: SubscriptionBufferStatistics { router.bufferStatistics }
 
     /// The socket's file descriptor while connected (for diagnostics such as checking `TCP_NODELAY`).
     package var socketDescriptor: Int32 { mosquitto_socket(handle) }

@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import Metrics
 import PositionKit
 import ServiceRuntime
 
@@ -24,10 +25,19 @@ actor DevicePosition {
     /// The latest heading seen before the calculator exists (a retained heading arrives before or after the
     /// retained position, in no fixed order).
     private var knownHeading: Double?
+    /// Counts the batches applied (moves of `stepsPerUpdate` steps).
+    private let batches: Counter?
 
-    init(device: String, configuration: PositionConfiguration) {
+    init(device: String, configuration: PositionConfiguration, batches: Counter? = nil) {
         self.device = device
         self.configuration = configuration
+        self.batches = batches
+    }
+
+    /// Counts the batches `after` applied since `before`.
+    private func countBatches(from before: PositionCalculator, to after: PositionCalculator) {
+        let applied = after.state.updates - before.state.updates
+        if applied > 0 { batches?.increment(by: applied) }
     }
 
     /// Whether the device has a calculator (restored or started).
@@ -42,6 +52,7 @@ actor DevicePosition {
                 stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength,
                 estimatedStepLength: configuration.estimatedStepLength)
             let pending = restored.applyPendingBatches()
+            if !pending.isEmpty { batches?.increment(by: pending.count) }
             calculator = restored
             return pending.isEmpty ? .nothing : .publish(pending, timestamp: Date())
         } catch {
@@ -57,7 +68,9 @@ actor DevicePosition {
             return .nothing
         }
         do {
+            let before = current
             let states = try current.applyHeading(degrees)
+            countBatches(from: before, to: current)
             calculator = current
             return states.isEmpty ? .nothing : .publish(states, timestamp: timestamp)
         } catch {
@@ -70,7 +83,9 @@ actor DevicePosition {
     func steps(_ count: Int, distance: Double? = nil, timestamp: Date) -> Outcome {
         guard var current = calculator ?? makeCalculator() else { return .nothing }
         do {
+            let before = current
             let states = try current.applySteps(count, distance: distance)
+            countBatches(from: before, to: current)
             calculator = current
             return states.isEmpty ? .nothing : .publish(states, timestamp: timestamp)
         } catch {

@@ -1,6 +1,7 @@
 import Bus
 import Foundation
 import Logging
+import Metrics
 public import ServiceLifecycle
 import PositionKit
 public import ServiceRuntime
@@ -48,6 +49,8 @@ public actor PositionService: Service {
     private var settled = false
     private var syncTopic = ""
     private var published = 0
+    /// `stepcompass_position_batches_applied_total`: batches of `stepsPerUpdate` steps moved along a heading.
+    private let batches: Counter
 
     /// Creates the service.
     /// - Parameters:
@@ -58,6 +61,7 @@ public actor PositionService: Service {
         _ = try PositionCalculator(stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength)
         self.configuration = configuration
         self.context = context
+        self.batches = context.metrics.counter("stepcompass_position_batches_applied_total")
     }
 
     /// Waits for the bus, subscribes, says ready, restores retained state during the settle window, then handles
@@ -97,10 +101,14 @@ public actor PositionService: Service {
 
     /// Handles one message of the subscription.
     private func handle(_ message: BusMessage) async throws {
+        let started = ContinuousClock.now
+        defer { context.metrics.handled(message, since: started) }
         // `+/position` also matches our own error topic (`errors/position`) and our own live position messages:
         // neither is an input, and rejecting them would feed the error topic back to us.
         if !message.retain && message.topic.hasSuffix("/position") { return }
         if message.topic == context.topics.errors(context.service) || message.topic == syncTopic { return }
+        // A cleared retained message (`stepcompass forget`): nothing to apply, and not a bad input.
+        if message.payload.isEmpty { return }
         guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
             await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
             return
@@ -181,8 +189,9 @@ public actor PositionService: Service {
 
     private func tracker(for device: String) -> DevicePosition {
         if let existing = devices[device] { return existing }
-        let created = DevicePosition(device: device, configuration: configuration)
+        let created = DevicePosition(device: device, configuration: configuration, batches: batches)
         devices[device] = created
+        context.metrics.devicesTracked(devices.count)
         return created
     }
 

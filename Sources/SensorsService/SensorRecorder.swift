@@ -55,6 +55,8 @@ public struct SensorRecorder<C: Clock>: Service where C.Duration == Duration {
                 defer { try? handle.close() }
                 var written = 0
                 for await message in subscription {
+                    let started = ContinuousClock.now
+                    defer { context.metrics.handled(message, since: started) }
                     let suffix = String(message.topic.dropFirst(prefix.count))
                     let t = Self.seconds(start.duration(to: clock.now))
                     guard var line = RecordedMessage(t: t, topic: suffix, payload: message.payload).line() else {

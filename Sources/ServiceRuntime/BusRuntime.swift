@@ -3,8 +3,6 @@ public import Configuration
 public import Foundation
 public import Logging
 public import ServiceLifecycle
-import Metrics
-import MosquittoBus
 
 /// Assembles one StepCompass service over any bus: the topic names, the `online`/`offline` statuses, the
 /// ``BusConnection`` service and the context the logic gets.
@@ -35,6 +33,8 @@ public struct BusRuntime: Sendable {
     /// Where `GET /metrics` is served (`metrics.host`, `metrics.port`); nil: no metrics endpoint.
     public let metrics: (host: String, port: Int)?
     private let bus: any ConnectableBus
+    /// The gauges set at scrape time, when metrics are served.
+    private let scrape: RuntimeScrapeMetrics?
 
     /// Creates the runtime of one service.
     /// - Parameters:
@@ -62,7 +62,7 @@ public struct BusRuntime: Sendable {
         service: String, topics: Topics, logger: Logger, bus: any ConnectableBus, startedAt: Date = Date(),
         metrics: (host: String, port: Int)? = nil
     ) {
-        if metrics != nil { ServiceMetrics.bootstrap() }
+        if metrics != nil { ServiceMetrics.bootstrap(service: service) }
         self.metrics = metrics
         self.bus = bus
         let statuses = ServiceStatus.messages(service: service, topics: topics, startedAt: startedAt)
@@ -75,6 +75,14 @@ public struct BusRuntime: Sendable {
             service: service, bus: bus, topics: topics, logger: logger,
             onReady: { try await connection.ready() },
             connected: { try await connection.waitUntilConnected() })
+        self.scrape = metrics == nil ? nil : RuntimeScrapeMetrics(service: service, bus: bus, instruments: context.metrics)
+    }
+
+    /// Sets the gauges read at scrape time (publishes waiting for acknowledgement, the subscriptions' backlog and
+    /// drops, the service's own ``ServiceInstruments/onScrape(_:)``): the metrics endpoint calls it before every
+    /// scrape. Nothing without metrics.
+    public func refreshMetrics() {
+        scrape?.refresh()
     }
 
     /// The service group: the connection first (it stops last), then `services`. A service whose work ends
@@ -83,13 +91,9 @@ public struct BusRuntime: Sendable {
     public func group(_ services: [any Service]) -> ServiceGroup {
         var services = services
         if let metrics, let registry = ServiceMetrics.registry {
-            let bus = self.bus
-            let service = self.service
-            let inflight = Gauge(label: "stepcompass_mqtt_inflight_publishes", dimensions: [("service", service)])
-            let up = Gauge(label: "stepcompass_service_info", dimensions: [("service", service), ("version", StepCompassVersion.current)])
+            let scrape = self.scrape
             services.append(MetricsEndpoint(host: metrics.host, port: metrics.port, registry: registry, logger: logger) {
-                up.record(1)
-                if let mosquitto = bus as? MosquittoBus { inflight.record(mosquitto.inflight) }
+                scrape?.refresh()
             })
         }
         let logic = services.map {

@@ -11,6 +11,8 @@ public struct BusServiceContext: Sendable {
     public let topics: Topics
     public let logger: Logger
     public let errors: ErrorReporter
+    /// The service's metrics (`service` label): message handling time by kind, devices tracked, its own.
+    public let metrics: ServiceInstruments
     private let onReady: @Sendable () async throws -> Void
     private let connected: @Sendable () async throws -> Void
 
@@ -32,6 +34,7 @@ public struct BusServiceContext: Sendable {
         self.topics = topics
         self.logger = logger
         self.errors = ErrorReporter(bus: bus, topics: topics, service: service, logger: logger)
+        self.metrics = ServiceInstruments(service: service, topics: topics)
         self.onReady = onReady
         self.connected = connected
     }

@@ -15,6 +15,8 @@ public struct ErrorReporter: Sendable {
     private let logger: Logger
     private let topics: Topics
     private let service: String
+    /// `stepcompass_rejected_inputs_total` by kind, each counter made once.
+    private let metrics: ServiceInstruments
 
     public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger) {
         self.bus = bus
@@ -23,6 +25,7 @@ public struct ErrorReporter: Sendable {
         self.logger = logger
         self.topics = topics
         self.service = service
+        self.metrics = ServiceInstruments(service: service, topics: topics)
     }
 
     struct Report: Encodable {
@@ -43,7 +46,7 @@ public struct ErrorReporter: Sendable {
             return
         }
         logger.notice("rejected a message", metadata: ["mqtt.topic": "\(message.topic)", "reason": "\(reason)"])
-        Counter(label: "stepcompass_rejected_inputs_total", dimensions: [("service", service), ("kind", topics.kind(of: message.topic))]).increment()
+        metrics.counter("stepcompass_rejected_inputs_total", "kind", topics.kind(of: message.topic)).increment()
         let cut = message.payload.prefix(256)
         let report = Report(
             timestamp: Timestamp.format(Date()), topic: message.topic, error: reason,

@@ -69,7 +69,7 @@ public struct ServiceRunner: Sendable {
         let statuses = ServiceStatus.messages(service: service, topics: topics, startedAt: Date())
         var mqtt = try MosquittoConfiguration(config: config, service: service, will: statuses.offline)
         if config.int(forKey: "metrics.port") != nil {
-            ServiceMetrics.bootstrap()
+            ServiceMetrics.bootstrap(service: service)
             mqtt.observer = BusTrafficMetrics(service: service, topics: topics)
         }
         let bus = try MosquittoBus(configuration: mqtt, logger: logger)

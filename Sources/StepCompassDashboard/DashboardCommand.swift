@@ -13,7 +13,9 @@ struct DashboardCommand: AsyncParsableCommand {
             Serves one page on --http-port (default 8080) that updates live (Server-Sent Events) from the \
             bus, and sends the page's commands (bearing lock, north, calibration, marker refresh, walk \
             start and stop) to the services. The Journal panel shows the walk journal's current walk, its \
-            photos (the images served from --journal-cache-dir) and the past walks with GPX downloads. It \
+            photos (the images served from --journal-cache-dir) and the past walks with GPX downloads. The \
+            markers and the walk are on an OpenStreetMap map (Leaflet from --leaflet-dir, tiles from --tile-url) \
+            when both can be loaded, else drawn without one. It \
             listens on 127.0.0.1 unless --http-host says otherwise (0.0.0.0 in a container): the page has \
             no login. Every option can also be set with the environment variable of the same \
             name (--http-port is HTTP_PORT, --mqtt-host is MQTT_HOST) or in a JSON file (--config, default \
@@ -51,6 +53,12 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("journal-cache-dir"), help: "The journal's image cache (its --cache-dir), served at /journal/photos/FILE (env JOURNAL_CACHE_DIR, default .data/journal/photos).")
     var journalCacheDirectory: String?
 
+    @Option(name: .customLong("tile-url"), help: "Map tiles, a URL with {z}, {x} and {y} (env TILE_URL, default https://tile.openstreetmap.org/{z}/{x}/{y}.png).")
+    var tileURL: String?
+
+    @Option(name: .customLong("leaflet-dir"), help: "Leaflet's files, served at /vendor/leaflet/ (env LEAFLET_DIR, default /usr/share/javascript/leaflet: Debian's libjs-leaflet).")
+    var leafletDirectory: String?
+
     func run() async throws {
         var values = CommandLineValues()
         values.set("http.port", httpPort)
@@ -60,6 +68,8 @@ struct DashboardCommand: AsyncParsableCommand {
         values.set("max.event.rate", maxEventRate)
         values.set("request.timeout", requestTimeout)
         values.set("journal.cache.dir", journalCacheDirectory)
+        values.set("tile.url", tileURL)
+        values.set("leaflet.dir", leafletDirectory)
         if homeAssistant { values.set("home.assistant", ConfigContent.bool(true)) }
         values.set("home.assistant.prefix", homeAssistantPrefix)
         let runner = try await ServiceRunner.prepare(service: "dashboard", options: runtime, commandLine: values.values)

@@ -14,6 +14,8 @@ import Testing
 /// A bridge built by `buildBridge` over a bus, on a free HTTP port, for the duration of a test body.
 struct BridgeHarness: Sendable {
     let port: Int
+    /// The bridge's runtime (``ServiceRuntime/BusRuntime/refreshMetrics()`` before reading its metrics).
+    var runtime: BusRuntime? = nil
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -21,15 +23,18 @@ struct BridgeHarness: Sendable {
 
     static func with<T: Sendable>(
         bus: any ConnectableBus, configuration: BridgeConfiguration = BridgeConfiguration(httpPort: 0, reorderDelay: 0.05),
+        service: String = "bridge", metrics: Bool = false,
         _ body: @Sendable (BridgeHarness) async throws -> T
     ) async throws -> T {
-        let runtime = BusRuntime(service: "bridge", topics: Topics(), logger: Logger(label: "test.bridge"), bus: bus)
+        let runtime = BusRuntime(
+            service: service, topics: Topics(), logger: Logger(label: "test.bridge"), bus: bus,
+            metrics: metrics ? ("127.0.0.1", 0) : nil)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try buildBridge(configuration: configuration, runtime: runtime) { port in portContinuation.yield(port) }
         return try await withRunningGroup(group) {
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw Failure(description: "the bridge did not start") }
-            return try await body(BridgeHarness(port: port))
+            return try await body(BridgeHarness(port: port, runtime: runtime))
         }
     }
 

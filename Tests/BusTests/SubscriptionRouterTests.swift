@@ -35,6 +35,24 @@ struct SubscriptionRouterTests {
         #expect(await subscription.collect(15, timeout: .milliseconds(200)).map(\.text) == (0..<10).map(String.init))
     }
 
+    @Test("the buffer statistics: each subscription's backlog and drops, the held messages, the totals")
+    func bufferStatistics() async throws {
+        let router = SubscriptionRouter(streamLimit: 4, pendingLimit: 2)
+        for index in 0..<3 { router.route(BusMessage(topic: "held/\(index)", text: "\(index)")) }  // one pushed out
+        let slow = router.add([SubscriptionRequest(TopicFilter("t"))])
+        let fast = router.add([SubscriptionRequest(TopicFilter("t/#"))])
+        router.route((0..<6).map { BusMessage(topic: "t", text: "\($0)") })
+        #expect(slow.bufferedCount == 4)
+        #expect(slow.droppedCount == 2)
+        #expect(fast.bufferedCount == 4 && fast.droppedCount == 2)
+        #expect(router.bufferStatistics == SubscriptionBufferStatistics(subscriptions: 2, buffered: 8, held: 2, droppedFull: 4, droppedUnmatched: 1))
+        _ = await fast.nextBatch(limit: 10)
+        #expect(fast.bufferedCount == 0)
+        #expect(router.bufferStatistics.buffered == 4)
+        router.remove(slow.id)
+        #expect(router.bufferStatistics == SubscriptionBufferStatistics(subscriptions: 1, buffered: 0, held: 2, droppedFull: 4, droppedUnmatched: 1))
+    }
+
     @Test("a timed-out wait keeps the subscription usable")
     func timeoutKeepsSubscription() async throws {
         let router = SubscriptionRouter()

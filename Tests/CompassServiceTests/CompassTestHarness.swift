@@ -21,9 +21,12 @@ struct CompassTestHarness {
     let broker: InMemoryBroker
     let device: InMemoryBus
     let topics = Topics()
+    /// The service's name (its error topic and its metrics' `service` label).
+    let service: String
 
-    init(broker: InMemoryBroker = InMemoryBroker()) {
+    init(broker: InMemoryBroker = InMemoryBroker(), service: String = "compass") {
         self.broker = broker
+        self.service = service
         device = InMemoryBus(broker: broker, clientID: "device-\(UUID().uuidString)", cleanStart: true)
         device.connect()
     }
@@ -37,7 +40,7 @@ struct CompassTestHarness {
         bus.connect()
         let ready = AsyncStream<Void>.makeStream()
         let context = BusServiceContext(
-            service: "compass", bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            service: service, bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         ) { ready.continuation.yield() }
         // The in-memory broker replays retained messages during `subscribe`: the start-up restore need not wait
         // for stragglers as it does on a real broker.
@@ -87,7 +90,7 @@ struct CompassTestHarness {
     /// arrival order, so the error report of a final bad message means the rest is done.
     func drain(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let marker = "drain-\(UUID().uuidString.prefix(8))"
-        let errors = try await device.subscribe(to: TopicFilter(topics.errors("compass")), qos: .atMostOnce)
+        let errors = try await device.subscribe(to: TopicFilter(topics.errors(service)), qos: .atMostOnce)
         try await send(marker, .imu, "drain")
         while let report = await errors.next(timeout: .seconds(10)) {
             if report.text.contains(marker) {

@@ -21,11 +21,11 @@ struct DashboardHarness: Sendable {
     /// Runs the dashboard for the duration of `body`.
     static func with<T: Sendable>(
         bus: any ConnectableBus, topics: Topics = Topics(),
-        configuration: DashboardConfiguration = DashboardConfiguration(httpPort: 0, requestTimeout: 0.5),
+        configuration: DashboardConfiguration = DashboardConfiguration(httpPort: 0, requestTimeout: 0.5), service: String = "dashboard",
         _ body: @Sendable (DashboardHarness) async throws -> T
     ) async throws -> T {
         let runtime = BusRuntime(
-            service: "dashboard", topics: topics, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            service: service, topics: topics, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
             bus: bus)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let group = try buildDashboard(configuration: configuration, runtime: runtime) { port in portContinuation.yield(port) }

@@ -50,7 +50,7 @@ struct MarkerServiceHarness: Sendable {
 
     /// Runs a service with `configuration` until `body` returns.
     static func run<T: Sendable>(
-        _ configuration: MarkerServiceConfiguration, broker: InMemoryBroker = InMemoryBroker(),
+        _ configuration: MarkerServiceConfiguration, broker: InMemoryBroker = InMemoryBroker(), service: String = "markers",
         _ body: @Sendable (MarkerServiceHarness) async throws -> T
     ) async throws -> T {
         let serviceBus = InMemoryBus(broker: broker, clientID: "stepcompass-markers-\(UUID().uuidString)")
@@ -58,7 +58,7 @@ struct MarkerServiceHarness: Sendable {
         let client = InMemoryBus(broker: broker, clientID: "test-\(UUID().uuidString)")
         client.connect()
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let context = BusServiceContext(service: "markers", bus: serviceBus, logger: Logger(label: "markers-test")) {
+        let context = BusServiceContext(service: service, bus: serviceBus, logger: Logger(label: "markers-test")) {
             readyContinuation.yield()
         }
         let service = try MarkerService(configuration: configuration, context: context)

@@ -12,10 +12,10 @@ struct RunningPositionService {
 
     /// Starts the service on `bus` and returns once it has called `ready()`.
     static func start(
-        on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration()
+        on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration(), service: String = "position"
     ) async throws -> RunningPositionService {
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let context = BusServiceContext(service: "position", bus: bus, logger: Logger(label: "test.position")) {
+        let context = BusServiceContext(service: service, bus: bus, logger: Logger(label: "test.position")) {
             readyContinuation.yield()
         }
         let service = try PositionService(configuration: configuration, context: context)

@@ -65,6 +65,17 @@ struct PrometheusScrapeTests {
             #expect(await value(#"sum(stepcompass_messages_published_total{service="position",kind="position"})"#) ?? 0 >= 1)
             #expect(await value(#"count(stepcompass_mqtt_connected == 1)"#) == Double(targets.count))
             #expect(await value(#"count(count by (service) (stepcompass_service_info))"#) == Double(targets.count))
+            // Handling time by kind, devices tracked, the services' own series, the subscriptions' backlog.
+            #expect(await value(#"sum(stepcompass_message_handling_seconds_count{service="compass",kind="imu"})"#) ?? 0 > 100)
+            #expect(await value(#"stepcompass_devices_tracked{service="compass"}"#) == 2)
+            #expect(await value(#"sum(stepcompass_compass_headings_published_total)"#) ?? 0 >= 1)
+            #expect(await value(#"sum(stepcompass_position_batches_applied_total)"#) ?? 0 >= 1)
+            #expect(await value(#"sum(stepcompass_markers_in_service)"#) ?? 0 > 0)
+            #expect(await value(#"sum(stepcompass_bridge_detected_steps_total)"#) ?? 0 > 0)
+            #expect(await value(#"sum(stepcompass_message_handling_seconds_count{service="activity",kind="steps"})"#) ?? 0 >= 1)
+            #expect(await value(#"stepcompass_devices_tracked{service="journal"}"#) == 2)
+            #expect(await value(#"count(stepcompass_subscription_buffered_messages)"#) == Double(targets.count))
+            #expect(await prometheus.query(#"sum(stepcompass_subscription_dropped_messages_total)"#) == 0)
             let publisher = try MosquittoBus(
                 configuration: MosquittoConfiguration(host: "127.0.0.1", port: broker.port, clientID: "prom-bad", cleanStart: true),
                 logger: Logger(label: "test.prometheus"))

@@ -130,6 +130,7 @@ function renderDevice(view) {
   renderRose(view);
   renderLock(view.bearingLock);
   renderLocation(view.location);
+  dashboardMap.device(view);
   renderPermissions(view.permissions);
   renderActivity(view.activity);
   for (const id of ['lock-button', 'north-toggle', 'calibrate-button', 'reset-position']) $(id).disabled = false;
@@ -272,6 +273,7 @@ function renderPlaylist(playlist) {
 // Position frame: x north (drawn up), y east (drawn right). The view box follows the path's extent.
 function renderPath({ device, points = [] }) {
   if (page.device && device !== page.device.id) return;
+  dashboardMap.path(device, points);
   const dot = $('path-dot');
   const start = $('path-start');
   const coordinates = points.map((point) => [point.y, -point.x]);
@@ -337,6 +339,7 @@ function renderMarkers(view) {
   page.markersKey = key;
   page.markerNames = new Map(view.markers.map((pin) => [pin.id, pin.name]));
   drawMarkerMap(view.markers);
+  dashboardMap.markers(view.markers);
   listMarkers(view.markers);
   highlightMarker();
 }
@@ -382,6 +385,7 @@ function highlightMarker() {
   for (const button of $('markers-list').querySelectorAll('button')) {
     button.setAttribute('aria-pressed', String(button.dataset.id === page.selectedMarker));
   }
+  dashboardMap.select(page.selectedMarker);
 }
 
 async function showNearest(id) {
