@@ -124,6 +124,8 @@ dashboard stepcompass/d1/journal 0
 dashboard stepcompass/d1/journal/photo 0
 dashboard stepcompass/services/dashboard/status 1
 dashboard stepcompass/errors/dashboard 1
+dashboard homeassistant/device/stepcompass_d1/config 1
+compass homeassistant/device/stepcompass_d1/config 0
 dashboard stepcompass/d1/steps 0
 dashboard stepcompass/replies/x 0
 dashboard stepcompass/markers/status 0
@@ -196,7 +198,7 @@ viewer stepcompass/d1/steps 0
 viewer stepcompass/services/viewer/status 0
 "
 
-mosquitto_sub -p "$port" -u viewer -P test-viewer -t 'stepcompass/#' -t sensor-logger -t sensor-logger/extra -t 'owntracks/#' \
+mosquitto_sub -p "$port" -u viewer -P test-viewer -t 'stepcompass/#' -t sensor-logger -t sensor-logger/extra -t 'owntracks/#' -t 'homeassistant/#' \
     -v -W 30 > "$work/received" 2>"$work/sub.err" &
 sub_pid=$!
 sleep 0.5
