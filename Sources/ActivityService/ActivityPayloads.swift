@@ -99,14 +99,3 @@ struct HistoryReply: Encodable {
     let buckets: [Bucket]
     let correlationId: CorrelationID?
 }
-
-/// An error reply: `{"error": {"code", "message"}}`.
-struct HistoryErrorReply: Encodable {
-    struct Failure: Encodable {
-        let code: String
-        let message: String
-    }
-
-    let error: Failure
-    let correlationId: CorrelationID?
-}

@@ -70,6 +70,6 @@ extension ActivityService {
     }
 
     static func errorReply(_ code: String, _ message: String, correlationId: CorrelationID?) -> Data {
-        (try? JSONEncoder.activity.encode(HistoryErrorReply(error: .init(code: code, message: message), correlationId: correlationId))) ?? Data()
+        ErrorReply(code: code, message: message, correlationId: correlationId).data
     }
 }

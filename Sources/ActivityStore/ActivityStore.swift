@@ -98,6 +98,9 @@ enum ActivitySchema {
 
     static var current: Int { versions.count }
 
+    /// The schema, its version table and its migration lock ("SCAC" in ASCII).
+    static let schema = VersionedSchema(versionTable: "schema_version", versions: versions, lockKey: 0x5343_4143)
+
     static func table(_ granularity: Granularity) -> String {
         switch granularity {
         case .minute: "step_minutes"

@@ -53,39 +53,12 @@ public final class PostgresActivityStore: ActivityStore {
     }
 
     public func migrate() async throws {
-        let logger = logger
-        for (index, statements) in ActivitySchema.versions.enumerated() {
-            let version = index + 1
-            try await client.withTransaction(logger: logger) { connection in
-                // One migrator at a time (even the creation of the version table is not safe to race): a second
-                // instance waits here and then finds the version done.
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
-                try await connection.query(
-                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)",
-                    logger: logger)
-                let rows = try await connection.query("SELECT COUNT(*) FROM schema_version WHERE version = \(version)", logger: logger)
-                var done: Int64 = 0
-                for try await count in rows.decode(Int64.self) { done = count }
-                guard done == 0 else { return }
-                for statement in statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query(
-                    "INSERT INTO schema_version (version, applied_at) VALUES (\(version), \(Date().timeIntervalSince1970))",
-                    logger: logger)
-            }
-        }
+        try await ActivitySchema.schema.migrate(client, logger: logger)
     }
-
-    /// The advisory lock key of migrations ("SCAC" in ASCII).
-    static let migrationLock: Int64 = 0x5343_4143
 
     /// The schema version in the database (0 before ``migrate()``).
     public func schemaVersion() async throws -> Int {
-        let rows = try await client.query("SELECT COALESCE(MAX(version), 0) FROM schema_version", logger: logger)
-        var version = 0
-        for try await value in rows.decode(Int32.self) { version = Int(value) }
-        return version
+        try await ActivitySchema.schema.version(client, logger: logger)
     }
 
     public func apply(_ batch: [StepRecord]) async throws -> [AppliedStep] {

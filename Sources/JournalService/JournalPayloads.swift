@@ -223,17 +223,6 @@ struct GPXReply: Encodable {
     let correlationId: CorrelationID?
 }
 
-/// An error reply: `{"error": {"code", "message"}}`.
-struct JournalErrorReply: Encodable {
-    struct Failure: Encodable {
-        let code: String
-        let message: String
-    }
-
-    let error: Failure
-    let correlationId: CorrelationID?
-}
-
 extension JSONEncoder {
     static let journal: JSONEncoder = {
         let encoder = JSONEncoder()

@@ -85,6 +85,6 @@ extension JournalService {
     }
 
     static func errorReply(_ code: String, _ message: String, correlationId: CorrelationID?) -> Data {
-        (try? JSONEncoder.journal.encode(JournalErrorReply(error: .init(code: code, message: message), correlationId: correlationId))) ?? Data()
+        ErrorReply(code: code, message: message, correlationId: correlationId).data
     }
 }

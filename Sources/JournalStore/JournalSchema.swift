@@ -1,3 +1,4 @@
+import ActivityStore
 import JournalKit
 
 /// The journal's schema version history, shared by both stores: each version's statements, applied in order, each
@@ -70,6 +71,10 @@ enum JournalSchema {
     ]
 
     static var current: Int { versions.count }
+
+    /// The schema, its own version table (the journal may share a database with the activity history) and its
+    /// migration lock ("SCJN" in ASCII; the activity store's is "SCAC").
+    static let schema = VersionedSchema(versionTable: "journal_schema_version", versions: versions, lockKey: 0x5343_4A4E)
 
     /// The columns a ``Walk`` is read from, in the order of its initialiser's arguments.
     static let walkColumns = "id, device, name, started, stopped, distance, route_points, points, photos"

@@ -31,45 +31,12 @@ public final class PostgresJournalStore: JournalStore {
     }
 
     public func migrate() async throws {
-        let logger = logger
-        for (index, statements) in JournalSchema.versions.enumerated() {
-            let version = index + 1
-            try await client.withTransaction(logger: logger) { connection in
-                // One migrator at a time (even the creation of the version table is not safe to race): a second
-                // instance waits here and then finds the version done. Not the activity store's lock: the two
-                // migrate independently.
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
-                try await connection.query(
-                    "CREATE TABLE IF NOT EXISTS journal_schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)",
-                    logger: logger)
-                let rows = try await connection.query(
-                    "SELECT COUNT(*) FROM journal_schema_version WHERE version = \(version)", logger: logger)
-                var done: Int64 = 0
-                for try await count in rows.decode(Int64.self) { done = count }
-                guard done == 0 else { return }
-                for statement in statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query(
-                    "INSERT INTO journal_schema_version (version, applied_at) VALUES (\(version), \(Date().timeIntervalSince1970))",
-                    logger: logger)
-            }
-        }
+        try await JournalSchema.schema.migrate(client, logger: logger)
     }
-
-    /// The advisory lock key of the journal's migrations ("SCJN" in ASCII; the activity store's is "SCAC").
-    static let migrationLock: Int64 = 0x5343_4A4E
 
     /// The journal's schema version in the database (0 before ``migrate()``).
     public func schemaVersion() async throws -> Int {
-        let exists = try await client.query("SELECT to_regclass('journal_schema_version') IS NOT NULL", logger: logger)
-        var found = false
-        for try await value in exists.decode(Bool.self) { found = value }
-        guard found else { return 0 }
-        let rows = try await client.query("SELECT COALESCE(MAX(version), 0) FROM journal_schema_version", logger: logger)
-        var version = 0
-        for try await value in rows.decode(Int32.self) { version = Int(value) }
-        return version
+        try await JournalSchema.schema.version(client, logger: logger)
     }
 
     public func startWalk(_ walk: Walk) async throws {

@@ -1,3 +1,4 @@
+import ActivityStore
 import Foundation
 import GRDB
 public import JournalKit
@@ -16,41 +17,17 @@ public final class SQLiteJournalStore: JournalStore {
     /// Opens (or creates) the database at `path`; its folder must exist.
     /// - Throws: GRDB's `DatabaseError` when the file cannot be opened.
     public init(path: String) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        self.pool = try DatabasePool(path: path, configuration: configuration)
+        self.pool = try VersionedSchema.sqlitePool(path: path)
         self.path = path
     }
 
     public func migrate() async throws {
-        try await pool.writeWithoutTransaction { db in
-            try db.execute(
-                sql: "CREATE TABLE IF NOT EXISTS journal_schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
-            for (index, statements) in JournalSchema.versions.enumerated() {
-                let version = index + 1
-                try db.inTransaction(.immediate) {
-                    let done = try Int.fetchOne(
-                        db, sql: "SELECT COUNT(*) FROM journal_schema_version WHERE version = ?", arguments: [version]) ?? 0
-                    guard done == 0 else { return .commit }
-                    for statement in statements { try db.execute(sql: statement) }
-                    try db.execute(
-                        sql: "INSERT INTO journal_schema_version (version, applied_at) VALUES (?, ?)",
-                        arguments: [version, Date().timeIntervalSince1970])
-                    return .commit
-                }
-            }
-        }
+        try await JournalSchema.schema.migrate(pool)
     }
 
     /// The journal's schema version in the file (0 before ``migrate()``).
     public func schemaVersion() async throws -> Int {
-        try await pool.read { db in
-            guard try db.tableExists("journal_schema_version") else { return 0 }
-            return try Int.fetchOne(db, sql: "SELECT MAX(version) FROM journal_schema_version") ?? 0
-        }
+        try await JournalSchema.schema.version(pool)
     }
 
     public func startWalk(_ walk: Walk) async throws {

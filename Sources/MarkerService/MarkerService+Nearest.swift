@@ -90,6 +90,6 @@ extension MarkerService {
     }
 
     static func encodeError(_ failure: NearestFailure, correlationId: CorrelationID?) -> Data {
-        (try? encoder.encode(NearestErrorReply(failure, correlationId: correlationId))) ?? Data()
+        ErrorReply(code: failure.code, message: failure.message, correlationId: correlationId).data
     }
 }

@@ -45,22 +45,6 @@ struct NearestReply: Encodable, Sendable {
     var correlationId: CorrelationID?
 }
 
-/// An error reply: `{"error": {"code", "message"}}`, plus the request's `correlationId` if any.
-struct NearestErrorReply: Encodable, Sendable {
-    struct Body: Encodable, Sendable {
-        var code: String
-        var message: String
-    }
-
-    var error: Body
-    var correlationId: CorrelationID?
-
-    init(_ failure: NearestFailure, correlationId: CorrelationID?) {
-        error = Body(code: failure.code, message: failure.message)
-        self.correlationId = correlationId
-    }
-}
-
 /// A `stepcompass/{device}/nearby` message.
 struct NearbyPayload: Encodable, Sendable {
     var timestamp: String
