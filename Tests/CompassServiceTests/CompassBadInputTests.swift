@@ -59,6 +59,21 @@ struct CompassBadInputTests {
         }
     }
 
+    @Test("cleared retained messages (stepcompass forget) are not bad input: no error report")
+    func clearedRetained() async throws {
+        let harness = CompassTestHarness()
+        try await harness.withService(CompassConfiguration()) { harness in
+            let errors = try await harness.device.subscribe(to: "stepcompass/errors/compass", qos: .atMostOnce)
+            for topic in [Topics.DeviceTopic.permissions, .location, .commandSettings, .bearingLock] {
+                try await harness.send("forgotten", topic, "", retain: true)
+            }
+            let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 5, pitch: 0, roll: 0)
+            try await harness.sendSample("forgotten", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
+            try await harness.waitForHeading("forgotten") { $0.status == .ok }
+            #expect(await errors.collect(1, timeout: .milliseconds(300)).isEmpty)
+        }
+    }
+
     @Test("a sample older than the previous one is rejected")
     func outOfOrder() async throws {
         let harness = CompassTestHarness()

@@ -155,6 +155,20 @@ struct PositionServiceTests {
         await service.stop()
     }
 
+    @Test("cleared retained messages (stepcompass forget) are not bad input: no error report, the service goes on")
+    func clearedRetainedMessages() async throws {
+        let fixture = try await InMemoryFixture()
+        let service = try await RunningPositionService.start(on: fixture.serviceBus())
+        for topic in ["stepcompass/f1/heading", "stepcompass/f1/steps", "stepcompass/f1/cmd/reset-position"] {
+            try await fixture.probe.publish(BusMessage(topic: topic, payload: Data(), qos: .atLeastOnce, retain: true))
+        }
+        try await fixture.probe.publish("stepcompass/f1/steps", #"{"steps": 4}"#)
+        let positions = try await fixture.positions(1)
+        #expect(positions.first?.steps == 4)
+        #expect(await fixture.errors.next(timeout: .milliseconds(300)) == nil)
+        await service.stop()
+    }
+
     @Test("a retained position with a batch still due is restored and the batch applied")
     func restoresPendingBatch() async throws {
         let fixture = try await InMemoryFixture()
