@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "WalkerSimulationTests", dependencies: ["WalkerSimulation", "PositionKit", "GeoMagnetism"]),
         .testTarget(name: "MarkerKitTests", dependencies: ["StepCompassTesting", "MarkerKit"]),
         .testTarget(name: "StepDetectionTests", dependencies: ["StepDetection"]),
-        .testTarget(name: "PhoneFormatsTests", dependencies: ["PhoneFormats", "StepCompassContract"]),
+        .testTarget(name: "PhoneFormatsTests", dependencies: ["StepCompassTesting", "PhoneFormats", "StepCompassContract"]),
         .testTarget(
             name: "BridgeServiceTests",
             dependencies: ["StepCompassTesting", "BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",
@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
         .testTarget(name: "HomeAssistantTests", dependencies: ["HomeAssistantKit", "HomeAssistantService", "Bus", "InMemoryBus", "BusTesting",
                                                          "ServiceRuntime", log, lifecycle]),
-        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit"], resources: [.copy("Resources/gpx-1.1.xsd")]),
+        .testTarget(name: "JournalKitTests", dependencies: ["StepCompassTesting", "JournalKit"], resources: [.copy("Resources/gpx-1.1.xsd")]),
         .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore", "JournalKit", "ActivityStore", "BusTesting", log,
                                                         .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "ActivityStoreTests", dependencies: ["ActivityStore", "ActivityKit", "BusTesting", log,

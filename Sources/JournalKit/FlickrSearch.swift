@@ -133,17 +133,15 @@ public enum FlickrSearch {
               let license = license(licenseID)
         else { return nil }
 
-        let imageURL: String
-        if let url = photo["url_z"]?.nonEmptyString {
-            imageURL = url.hasPrefix("//") ? "https:" + url : url
-        } else if let server = photo["server"]?.nonEmptyString, let secret = photo["secret"]?.nonEmptyString {
-            imageURL = "https://live.staticflickr.com/\(server)/\(id)_\(secret)_z.jpg"
-        } else {
-            return nil
+        // Only http(s) addresses are downloaded or linked (a mangled answer must not become a link).
+        let built = photo["server"]?.nonEmptyString.flatMap { server in
+            photo["secret"]?.nonEmptyString.map { "https://live.staticflickr.com/\(server)/\(id)_\($0)_z.jpg" }
         }
-
+        guard let imageURL = photo["url_z"]?.nonEmptyString.flatMap(WebAddress.http) ?? built.flatMap(WebAddress.http) else { return nil }
         let owner = photo["owner"]?.nonEmptyString
-        let pageURL = owner.map { "https://www.flickr.com/photos/\($0)/\(id)" } ?? "https://www.flickr.com/photo.gne?id=\(id)"
+        guard let pageURL = (owner.map { "https://www.flickr.com/photos/\($0)/\(id)" }).flatMap(WebAddress.http)
+            ?? WebAddress.http("https://www.flickr.com/photo.gne?id=\(id)")
+        else { return nil }
 
         var coordinate: GeoCoordinate?
         if let latitude = photo["latitude"]?.double, let longitude = photo["longitude"]?.double,

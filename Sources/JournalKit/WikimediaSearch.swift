@@ -86,8 +86,10 @@ public enum WikimediaSearch {
 
         let fileTitle = page["title"]?.nonEmptyString
         let title = meta("ObjectName").flatMap(HTMLText.plainText) ?? fileTitle.map(titleFromFileName) ?? "File \(pageID)"
-        let pageURL = info["descriptionurl"]?.nonEmptyString.map(absolute)
-            ?? fileTitle.map(commonsPageURL) ?? "https://commons.wikimedia.org/wiki/?curid=\(pageID)"
+        // Only http(s) addresses are downloaded or linked (a mangled answer must not become a link).
+        guard let imageURL = info["thumburl"]?.nonEmptyString.flatMap(WebAddress.http) ?? WebAddress.http(url) else { return nil }
+        let pageURL = info["descriptionurl"]?.nonEmptyString.flatMap(WebAddress.http)
+            ?? fileTitle.map(commonsPageURL).flatMap(WebAddress.http) ?? "https://commons.wikimedia.org/wiki/?curid=\(pageID)"
 
         var coordinate: GeoCoordinate?
         if let first = page["coordinates"]?.array?.first, let latitude = first["lat"]?.double, let longitude = first["lon"]?.double {
@@ -101,9 +103,9 @@ public enum WikimediaSearch {
             title: title,
             author: meta("Artist").flatMap(HTMLText.plainText),
             license: meta("LicenseShortName").flatMap(HTMLText.plainText) ?? "See the file page",
-            licenseURL: meta("LicenseUrl").flatMap(HTMLText.plainText).map(absolute),
+            licenseURL: meta("LicenseUrl").flatMap(HTMLText.plainText).flatMap(WebAddress.http),
             pageURL: pageURL,
-            imageURL: absolute(info["thumburl"]?.nonEmptyString ?? url),
+            imageURL: imageURL,
             coordinate: coordinate,
             taken: meta("DateTimeOriginal").flatMap(takenTime),
             width: info["thumbwidth"]?.int ?? info["width"]?.int,
@@ -138,11 +140,6 @@ public enum WikimediaSearch {
             }
         }
         return "https://commons.wikimedia.org/wiki/" + path
-    }
-
-    /// A protocol-relative URL (`//upload.wikimedia.org/…`) made `https:`.
-    static func absolute(_ url: String) -> String {
-        url.hasPrefix("//") ? "https:" + url : url
     }
 
     /// `DateTimeOriginal` as seconds since 1970 (UTC): tried as written (tags stripped), then the `datetime`
