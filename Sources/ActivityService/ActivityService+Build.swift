@@ -41,22 +41,8 @@ public func buildActivity(
 
 /// The store the configuration names: PostgreSQL for a `database.url`, else the SQLite file in `data.dir`.
 public func makeActivityStore(configuration: ActivityConfiguration, logger: Logger) throws -> any ActivityStore {
-    if let url = configuration.databaseURL {
-        do {
-            let store = try PostgresActivityStore(url: url, logger: logger)
-            logger.info("activity history in PostgreSQL")
-            return store
-        } catch {
-            throw ConfigurationError("the setting 'database.url': \(error)")
-        }
-    }
-    let folder = configuration.dataDirectory
-    do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = (folder as NSString).appendingPathComponent("activity.sqlite")
-        logger.info("activity history in SQLite", metadata: ["activity.database": "\(path)"])
-        return try SQLiteActivityStore(path: path)
-    } catch {
-        throw ConfigurationError("the setting 'data.dir' ('\(folder.prefix(200))'): \(error)")
-    }
+    try openStore(
+        databaseURL: configuration.databaseURL, dataDirectory: configuration.dataDirectory, fileName: "activity.sqlite",
+        what: "activity history", logger: logger,
+        postgres: { try PostgresActivityStore(url: $0, logger: logger) }, sqlite: { try SQLiteActivityStore(path: $0) })
 }

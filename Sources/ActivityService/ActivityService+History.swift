@@ -16,18 +16,20 @@ extension ActivityService {
             request = try decoder.decode(HistoryRequest.self, from: message.payload)
         } catch {
             await context.errors.reject(message, reason: error.message)
-            await context.reply(Self.errorReply("badRequest", error.message, correlationId: nil), to: message, replyTo: nil)
+            await context.reply(Self.errorReply("badRequest", error.message, correlationId: nil), to: message, replyTo: nil, rejected: true)
             return
         }
         let payload: Data
+        var rejected = false
         switch await history(request) {
         case .success(let reply):
             payload = (try? JSONEncoder.activity.encode(reply)) ?? Data()
         case .failure(let failure):
-            if failure.code == "badRequest" { await context.errors.reject(message, reason: failure.message) }
+            rejected = failure.code == "badRequest"
+            if rejected { await context.errors.reject(message, reason: failure.message) }
             payload = Self.errorReply(failure.code, failure.message, correlationId: request.correlationId)
         }
-        await context.reply(payload, to: message, replyTo: request.replyTo)
+        await context.reply(payload, to: message, replyTo: request.replyTo, rejected: rejected)
     }
 
     struct HistoryFailure: Error {

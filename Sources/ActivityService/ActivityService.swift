@@ -126,8 +126,7 @@ public actor ActivityService: Service {
     }
 
     private func handleDeviceMessage(_ message: BusMessage) async {
-        // A cleared retained message (`stepcompass forget`): nothing to apply, and not a bad input.
-        if message.payload.isEmpty { return }
+        if context.isCleared(message) { return }
         guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
             await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
             return
@@ -139,7 +138,7 @@ public actor ActivityService: Service {
             case .steps:
                 let input = try decoder.decode(StepsInput.self, from: message.payload)
                 let count = try input.count()
-                let date = try Self.date(input.timestamp)
+                let date = try Timestamp.date(input.timestamp)
                 let state = deviceState(device)
                 let time = date.timeIntervalSince1970
                 pending.append(StepRecord(device: device, count: count, time: time, buckets: state.calendar.buckets(of: date)))
@@ -211,21 +210,11 @@ public actor ActivityService: Service {
     }
 
     private func applyRetrying(_ batch: [StepRecord]) async throws -> [AppliedStep] {
-        var delay = Duration.milliseconds(250)
-        while true {
-            do {
-                let started = ContinuousClock.now
-                let applied = try await store.apply(batch)
-                writeSeconds.record(duration: ContinuousClock.now - started)
-                return applied
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                context.logger.warning("could not store a batch of steps; retrying", metadata: [
-                    "activity.batch": "\(batch.count)", "error": "\(error)", "activity.retryIn": "\(delay)",
-                ])
-                try await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(30))
-            }
+        try await context.retrying("store a batch of \(batch.count) steps") {
+            let started = ContinuousClock.now
+            let applied = try await store.apply(batch)
+            writeSeconds.record(duration: ContinuousClock.now - started)
+            return applied
         }
     }
 
@@ -315,14 +304,6 @@ public actor ActivityService: Service {
         }
     }
 
-    /// The input's timestamp, or now when it has none.
-    static func date(_ text: String?) throws(InputError) -> Date {
-        guard let text else { return Date() }
-        guard let date = Timestamp.parse(text) else {
-            throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 date")
-        }
-        return date
-    }
 }
 
 extension ActivityPayload {

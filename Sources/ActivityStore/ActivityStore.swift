@@ -96,8 +96,6 @@ enum ActivitySchema {
         ],
     ]
 
-    static var current: Int { versions.count }
-
     /// The schema, its version table and its migration lock ("SCAC" in ASCII).
     static let schema = VersionedSchema(versionTable: "schema_version", versions: versions, lockKey: 0x5343_4143)
 

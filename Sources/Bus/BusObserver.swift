@@ -7,6 +7,6 @@ public protocol BusObserver: Sendable {
     func received(_ messages: [BusMessage])
     /// A message handed to the broker.
     func published(_ message: BusMessage)
-    /// The connection came up (`true`, with the number of connects so far) or was lost (`false`).
-    func connection(up: Bool, connects: Int)
+    /// The connection came up (`true`: once per CONNACK accepted) or was lost (`false`).
+    func connection(up: Bool)
 }

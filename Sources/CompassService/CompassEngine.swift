@@ -64,8 +64,7 @@ actor CompassEngine {
     }
 
     func handle(_ message: BusMessage) async {
-        // A cleared retained message (`stepcompass forget`): nothing to apply, and not a bad input.
-        if message.payload.isEmpty { return }
+        if context.isCleared(message) { return }
         let device: String
         do {
             device = try apply(message)
@@ -149,11 +148,11 @@ actor CompassEngine {
             let payload = try IMUPayload.decode(message.payload, using: decoder)
             try payload.validate()
             let input = IMUInput(payload)
-            let date = try SampleTime.date(input.timestamp, received: moment.date)
+            let date = try Timestamp.date(input.timestamp, received: moment.date)
             try self.device(device).sample(input, date: date, at: moment, into: &outbox)
         case .location:
             let input = try decoder.decode(LocationInput.self, from: message.payload)
-            _ = try SampleTime.date(input.timestamp, received: moment.date)
+            _ = try Timestamp.date(input.timestamp, received: moment.date)
             let environment: MagneticEnvironment
             do {
                 environment = try MagneticEnvironment(

@@ -76,14 +76,3 @@ struct CalibrateCommand: Decodable {
 struct SettingsCommand: Decodable {
     var north: String
 }
-
-/// Reads a contract timestamp, or the receive time when it is absent.
-enum SampleTime {
-    static func date(_ text: String?, received: Date) throws(InputError) -> Date {
-        guard let text else { return received }
-        guard let date = Timestamp.parse(text) else {
-            throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 UTC time")
-        }
-        return date
-    }
-}

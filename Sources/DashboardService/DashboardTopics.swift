@@ -36,9 +36,9 @@ struct DashboardTopics: Sendable {
         guard let (device, suffix) = topics.parseDeviceTopic(topic), let kind = Self.deviceTopics[suffix] else {
             return nil
         }
-        // `stepcompass/errors/activity` and `stepcompass/errors/journal`, the services' error topics, also match
-        // `+/activity` and `+/journal`: not devices.
-        if suffix == .activity || suffix == .journal, !DeviceID.isValid(device) { return nil }
+        // The services' own topics under a reserved name (`stepcompass/errors/position`, `errors/activity`, ...) match
+        // the `+/...` filters too: not devices, and not bad input either.
+        if DeviceID.reserved.contains(device) { return nil }
         return (kind, device)
     }
 }

@@ -65,15 +65,14 @@ public actor HomeAssistantPublisher: Service {
             }
             return
         }
-        let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3, parts[0] == Substring(context.topics.prefix) else { return }
-        let device = String(parts[1])
-        guard DeviceID.isValid(device), device != "services", device != "errors" else { return }
-        if context.topics.parseDeviceTopic(message.topic)?.topic == .commandForget {
+        // A device id is valid and not a reserved name (`errors`, `services`, ...): the services' own topics under
+        // the same filters are not walkers.
+        guard let (device, topic) = context.topics.parseDeviceTopic(message.topic), DeviceID.isValid(device) else { return }
+        if topic == .commandForget {
             await forget(device, reason: "forgotten")
             return
         }
-        guard context.topics.parseDeviceTopic(message.topic) != nil, !message.payload.isEmpty else { return }
+        guard !message.payload.isEmpty else { return }
         let isNew = lastSeen[device] == nil
         lastSeen[device] = .now
         if isNew { await announce(device) }

@@ -41,10 +41,6 @@ actor ImageCache {
         }
     }
 
-    /// The bytes the cache holds.
-    var totalBytes: Int { index.totalBytes }
-    var count: Int { index.count }
-
     /// The cached file of a photo (marked as used), nil when not cached.
     func file(for photoID: String) -> String? {
         guard let name = files[photoID], index.contains(name) else { return nil }

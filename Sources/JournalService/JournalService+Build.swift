@@ -70,22 +70,8 @@ struct PhotoHTTPClient: Service {
 
 /// The store the configuration names: PostgreSQL for a `database.url`, else the SQLite file in `data.dir`.
 public func makeJournalStore(configuration: JournalConfiguration, logger: Logger) throws -> any JournalStore {
-    if let url = configuration.databaseURL {
-        do {
-            let store = try PostgresJournalStore(url: url, logger: logger)
-            logger.info("walks in PostgreSQL")
-            return store
-        } catch {
-            throw ConfigurationError("the setting 'database.url': \(error)")
-        }
-    }
-    let folder = configuration.dataDirectory
-    do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = (folder as NSString).appendingPathComponent("journal.sqlite")
-        logger.info("walks in SQLite", metadata: ["journal.database": "\(path)"])
-        return try SQLiteJournalStore(path: path)
-    } catch {
-        throw ConfigurationError("the setting 'data.dir' ('\(folder.prefix(200))'): \(error)")
-    }
+    try openStore(
+        databaseURL: configuration.databaseURL, dataDirectory: configuration.dataDirectory, fileName: "journal.sqlite",
+        what: "walks", logger: logger,
+        postgres: { try PostgresJournalStore(url: $0, logger: logger) }, sqlite: { try SQLiteJournalStore(path: $0) })
 }

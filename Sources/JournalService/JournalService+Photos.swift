@@ -111,7 +111,7 @@ extension JournalService {
             // The walk stopped or the permission went while waiting: nothing was asked; the point stays as it was.
             outcomeName = "withheld"
         }
-        Counter(label: "stepcompass_journal_photo_lookups_total", dimensions: [("service", context.service), ("outcome", outcomeName)]).increment()
+        context.metrics.counter("stepcompass_journal_photo_lookups_total", "outcome", outcomeName).increment()
         // The queue: the point leaves it unless it is to be retried.
         if var points = queue[job.walk], let index = points.firstIndex(where: { $0.point.index == job.point.index }) {
             if point.status == .pending {

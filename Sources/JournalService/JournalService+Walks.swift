@@ -16,20 +16,22 @@ extension JournalService {
             request = try decoder.decode(WalksRequest.self, from: message.payload)
         } catch {
             await context.errors.reject(message, reason: error.message)
-            await context.reply(Self.errorReply("badRequest", error.message, correlationId: nil), to: message, replyTo: nil)
+            await context.reply(Self.errorReply("badRequest", error.message, correlationId: nil), to: message, replyTo: nil, rejected: true)
             return
         }
         let payload: Data
+        var rejected = false
         do {
             payload = try await walksReply(request)
         } catch let failure as WalksFailure {
-            if failure.code == "badRequest" { await context.errors.reject(message, reason: failure.message) }
+            rejected = failure.code == "badRequest"
+            if rejected { await context.errors.reject(message, reason: failure.message) }
             payload = Self.errorReply(failure.code, failure.message, correlationId: request.correlationId)
         } catch {
             context.logger.warning("could not read walks", metadata: ["device": "\(request.device)", "error": "\(error)"])
             payload = Self.errorReply("unavailable", "the journal cannot read its database now; try again shortly", correlationId: request.correlationId)
         }
-        await context.reply(payload, to: message, replyTo: request.replyTo)
+        await context.reply(payload, to: message, replyTo: request.replyTo, rejected: rejected)
     }
 
     struct WalksFailure: Error {

@@ -138,8 +138,8 @@ public actor JournalService: Service {
             }
             guard let (device, topic) = context.topics.parseDeviceTopic(message.topic) else { return }
             try DeviceID.validate(device)
-            if message.payload.isEmpty {
-                // A cleared retained message; cleared permissions (`stepcompass forget`) withdraw the authorization.
+            if context.isCleared(message) {
+                // Cleared permissions (`stepcompass forget`) withdraw the authorization.
                 if topic == .permissions, devices[device] != nil {
                     devices[device]?.location = nil
                     devices[device]?.lastFix = nil
@@ -190,7 +190,7 @@ public actor JournalService: Service {
         guard coordinate.isValid else {
             throw InputError("'latitude' and 'longitude' must be degrees in [-90, 90] and [-180, 180]")
         }
-        let time = try Self.time(input.timestamp)
+        let time = try Timestamp.date(input.timestamp).timeIntervalSince1970
         var state = devices[device] ?? newDevice()
         if let accuracy = input.horizontalAccuracy, !(accuracy >= 0 && accuracy <= configuration.route.maximumAccuracy) {
             // A poor fix is normal (indoors, a cold start): not an error, and not part of the route.
@@ -226,7 +226,7 @@ public actor JournalService: Service {
             devices[device] = state
             return
         }
-        _ = try Self.time(input.timestamp)  // a malformed timestamp is still reported
+        _ = try Timestamp.date(input.timestamp)  // a malformed timestamp is still reported
         // Rest is real time: the receive time, on the same clock as the rest check (a simulator's or a replay's
         // timestamps may be hours away from it).
         let decision = state.auto.stepped(at: Date().timeIntervalSince1970, walking: state.walk != nil)
@@ -248,12 +248,6 @@ public actor JournalService: Service {
         }
     }
 
-    /// The input's timestamp, or now when it has none.
-    static func time(_ text: String?) throws(InputError) -> Double {
-        guard let text else { return Date().timeIntervalSince1970 }
-        guard let date = Timestamp.parse(text) else { throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 date") }
-        return date.timeIntervalSince1970
-    }
 
     // MARK: Walks
 
@@ -385,21 +379,9 @@ public actor JournalService: Service {
         }
     }
 
-    /// Runs a database operation until it succeeds, with backoff (the database may be restarting); only cancellation
-    /// ends it early.
-    func retrying<T: Sendable>(_ what: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        var delay = Duration.milliseconds(250)
-        while true {
-            do {
-                return try await operation()
-            } catch let error as JournalStoreError {
-                throw error
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                context.logger.warning("could not \(what); retrying", metadata: ["error": "\(error)", "journal.retryIn": "\(delay)"])
-                try await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(30))
-            }
-        }
+    /// Runs a database operation until it succeeds, with backoff (the database may be restarting); a
+    /// ``JournalStoreError`` (a walk already on, an unknown walk) is thrown at once.
+    func retrying<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+        try await context.retrying(what, isPermanent: { $0 is JournalStoreError }, operation)
     }
 }

@@ -52,11 +52,6 @@ actor PhotoFinder {
     /// The most results tried for one point before giving up for now.
     static let maximumImageTries = 5
 
-    /// Counters for logs and benchmarks.
-    private(set) var searches = 0
-    private(set) var downloads = 0
-    private(set) var flickrCalls: [Double] = []
-
     init(configuration: JournalConfiguration, client: HTTPClient, cache: ImageCache, logger: Logger) {
         self.configuration = configuration
         self.client = client
@@ -140,7 +135,6 @@ actor PhotoFinder {
             }
         }
         guard await allowed() else { throw CallFailure(message: "withheld", retryAfter: nil, withheld: true) }
-        searches += 1
         let items = WikimediaSearch.queryItems(near: point, radius: radius)
         let body = try await get(Self.url(configuration.wikimediaURL, items), limit: configuration.maximumResponseBytes, accept: Self.searchAccept)
         do {
@@ -165,9 +159,6 @@ actor PhotoFinder {
         }
         // Asked after the wait for a token, which may have been long.
         guard await allowed() else { throw CallFailure(message: "withheld", retryAfter: nil, withheld: true) }
-        searches += 1
-        flickrCalls.append(Date().timeIntervalSince1970)
-        if flickrCalls.count > 4_000 { flickrCalls.removeFirst(flickrCalls.count - 4_000) }
         let items = FlickrSearch.queryItems(apiKey: key, near: point, radiusKilometres: Double(radius) / 1_000)
         let body = try await get(Self.url(configuration.flickrURL, items), limit: configuration.maximumResponseBytes, accept: Self.searchAccept)
         do {
@@ -184,7 +175,6 @@ actor PhotoFinder {
 
     /// Downloads a photo's image into the cache.
     private func download(_ candidate: PhotoCandidate) async throws(CallFailure) -> String {
-        downloads += 1
         let bytes = try await get(candidate.imageURL, limit: configuration.maximumImageBytes, accept: "image/*")
         guard let kind = ImageKind(magic: bytes) else {
             throw CallFailure(message: "\(candidate.imageURL) is not a JPEG, PNG, GIF or WebP image", retryAfter: nil, retryable: false)

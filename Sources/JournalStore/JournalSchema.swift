@@ -70,8 +70,6 @@ enum JournalSchema {
         ],
     ]
 
-    static var current: Int { versions.count }
-
     /// The schema, its own version table (the journal may share a database with the activity history) and its
     /// migration lock ("SCJN" in ASCII; the activity store's is "SCAC").
     static let schema = VersionedSchema(versionTable: "journal_schema_version", versions: versions, lockKey: 0x5343_4A4E)

@@ -21,14 +21,7 @@ extension MarkerService {
             fix = try PayloadDecoder().decode(LocationFix.self, from: message.payload)
             _ = try FieldCheck.finite(fix.latitude, "latitude", in: -90...90)
             _ = try FieldCheck.finite(fix.longitude, "longitude", in: -180...180)
-            if let text = fix.timestamp {
-                guard let parsed = Timestamp.parse(text) else {
-                    throw InputError("'timestamp' is not an ISO 8601 timestamp: '\(text.prefix(40))'")
-                }
-                date = parsed
-            } else {
-                date = Date()
-            }
+            date = try Timestamp.date(fix.timestamp)
         } catch {
             await context.errors.reject(message, reason: error.message)
             return

@@ -21,7 +21,7 @@ extension MarkerService {
             payload = Self.encodeError(.badRequest(error.message), correlationId: nil)
             outcome = "badRequest"
         }
-        await context.reply(payload, to: message, replyTo: request?.replyTo)
+        await context.reply(payload, to: message, replyTo: request?.replyTo, rejected: outcome == "badRequest")
         metrics.nearestAnswered(outcome: outcome, since: started)
     }
 

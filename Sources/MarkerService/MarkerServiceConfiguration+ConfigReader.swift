@@ -30,9 +30,7 @@ extension MarkerServiceConfiguration {
             return value
         }
         let cache = config.string(forKey: "cache.dir", default: defaults.cacheDirectory ?? "")
-        let distance =
-            config.double(forKey: "nearby.distance")
-            ?? config.int(forKey: "nearby.distance").map(Double.init) ?? defaults.nearbyMinimumMove
+        let distance = config.number(forKey: "nearby.distance", default: defaults.nearbyMinimumMove)
         guard distance.isFinite, distance >= 0 else {
             throw MarkerServiceError(.invalidConfiguration, "'nearby.distance' must be a number of metres >= 0")
         }

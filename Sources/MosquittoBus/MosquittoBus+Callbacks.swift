@@ -60,7 +60,7 @@ extension MosquittoBus {
             "mqtt.protocol": "\(configuration.protocolVersion.rawValue)",
             "mqtt.sessionPresent": "\(flags & 1 == 1)",
         ])
-        configuration.observer?.connection(up: true, connects: count)
+        configuration.observer?.connection(up: true)
         resubscribe(active, birth: birth)
         for waiter in waiters { waiter.resume() }
     }
@@ -115,7 +115,7 @@ extension MosquittoBus {
             return (Array(state.ackWaiters.values), state.stopRequested)
         }
         window.connectionLost()
-        configuration.observer?.connection(up: false, connects: state.withLock { $0.connectCount })
+        configuration.observer?.connection(up: false)
         let error = BusError(.notConnected, "the connection to the MQTT broker was lost")
         for waiter in waiters { waiter.resume(throwing: error) }
         if stopping {

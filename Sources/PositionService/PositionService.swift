@@ -107,8 +107,7 @@ public actor PositionService: Service {
         // neither is an input, and rejecting them would feed the error topic back to us.
         if !message.retain && message.topic.hasSuffix("/position") { return }
         if message.topic == context.topics.errors(context.service) || message.topic == syncTopic { return }
-        // A cleared retained message (`stepcompass forget`): nothing to apply, and not a bad input.
-        if message.payload.isEmpty { return }
+        if context.isCleared(message) { return }
         guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
             await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
             return
@@ -134,7 +133,7 @@ public actor PositionService: Service {
                 }
             case .heading:
                 let payload = try decoder.decode(HeadingPayload.self, from: message.payload)
-                let date = try Self.date(payload.timestamp)
+                let date = try Timestamp.date(payload.timestamp)
                 // `--heading-source walking`: the walking direction when the compass knows it, else the heading.
                 if configuration.headingSource == .walking, let walking = payload.walkingDirection?.value,
                     walking.isFinite, (0...360).contains(walking)
@@ -152,7 +151,7 @@ public actor PositionService: Service {
                 outcome = await tracker.heading(heading, timestamp: date, start: settled)
             case .steps:
                 let payload = try decoder.decode(StepsPayload.self, from: message.payload)
-                let date = try Self.date(payload.timestamp)
+                let date = try Timestamp.date(payload.timestamp)
                 outcome = await tracker.steps(try payload.count(), distance: payload.reportedDistance, timestamp: date)
             case .commandResetPosition:
                 _ = try decoder.decode(ResetPayload.self, from: message.payload)
@@ -195,12 +194,4 @@ public actor PositionService: Service {
         return created
     }
 
-    /// The input's timestamp, or now when it has none.
-    private static func date(_ text: String?) throws(InputError) -> Date {
-        guard let text else { return Date() }
-        guard let date = Timestamp.parse(text) else {
-            throw InputError("'timestamp' is '\(text.prefix(40))', not an ISO 8601 date")
-        }
-        return date
-    }
 }

@@ -32,7 +32,6 @@ public struct BusRuntime: Sendable {
     public let context: BusServiceContext
     /// Where `GET /metrics` is served (`metrics.host`, `metrics.port`); nil: no metrics endpoint.
     public let metrics: (host: String, port: Int)?
-    private let bus: any ConnectableBus
     /// The gauges set at scrape time, when metrics are served.
     private let scrape: RuntimeScrapeMetrics?
 
@@ -64,7 +63,6 @@ public struct BusRuntime: Sendable {
     ) {
         if metrics != nil { ServiceMetrics.bootstrap(service: service) }
         self.metrics = metrics
-        self.bus = bus
         let statuses = ServiceStatus.messages(service: service, topics: topics, startedAt: startedAt)
         let connection = BusConnection(bus: bus, online: statuses.online, offline: statuses.offline, logger: logger)
         self.service = service

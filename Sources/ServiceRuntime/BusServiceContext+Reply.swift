@@ -10,14 +10,16 @@ extension BusServiceContext {
     ///   - payload: The reply.
     ///   - request: The request being answered.
     ///   - replyTo: The request payload's `replyTo`, if any.
-    public func reply(_ payload: Data, to request: BusMessage, replyTo: String?) async {
+    ///   - rejected: Whether the caller already reported the request as rejected (a request is reported once: a
+    ///     missing reply topic is then not reported again).
+    public func reply(_ payload: Data, to request: BusMessage, replyTo: String?, rejected: Bool = false) async {
         do {
             if request.properties.responseTopic != nil {
                 try await bus.respond(to: request, payload: payload, qos: .atLeastOnce)
             } else if let replyTo {
                 try TopicName.validate(replyTo)
                 try await bus.publish(BusMessage(topic: replyTo, payload: payload, qos: .atLeastOnce))
-            } else {
+            } else if !rejected {
                 await errors.reject(request, reason: "the request has neither an MQTT 5 response topic nor a 'replyTo' topic")
             }
         } catch let error as BusError where error.code == .invalidTopic {

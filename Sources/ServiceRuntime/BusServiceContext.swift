@@ -33,8 +33,9 @@ public struct BusServiceContext: Sendable {
         self.bus = bus
         self.topics = topics
         self.logger = logger
-        self.errors = ErrorReporter(bus: bus, topics: topics, service: service, logger: logger)
-        self.metrics = ServiceInstruments(service: service, topics: topics)
+        let metrics = ServiceInstruments(service: service, topics: topics)
+        self.errors = ErrorReporter(bus: bus, topics: topics, service: service, logger: logger, metrics: metrics)
+        self.metrics = metrics
         self.onReady = onReady
         self.connected = connected
     }

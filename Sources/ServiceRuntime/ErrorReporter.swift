@@ -14,18 +14,17 @@ public struct ErrorReporter: Sendable {
     private let errorRoot: String
     private let logger: Logger
     private let topics: Topics
-    private let service: String
-    /// `stepcompass_rejected_inputs_total` by kind, each counter made once.
+    /// The service's instruments: `stepcompass_rejected_inputs_total` by kind, each counter made once.
     private let metrics: ServiceInstruments
 
-    public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger) {
+    /// - Parameter metrics: The service's instruments (its context's); nil makes its own.
+    public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger, metrics: ServiceInstruments? = nil) {
         self.bus = bus
         self.topic = topics.errors(service)
         self.errorRoot = topics.errors("")
         self.logger = logger
         self.topics = topics
-        self.service = service
-        self.metrics = ServiceInstruments(service: service, topics: topics)
+        self.metrics = metrics ?? ServiceInstruments(service: service, topics: topics)
     }
 
     struct Report: Encodable {

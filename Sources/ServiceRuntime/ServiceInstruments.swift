@@ -23,6 +23,8 @@ public final class ServiceInstruments: Sendable {
     private let handling = Mutex<(byTopic: [String: Metrics.Timer], byKind: [String: Metrics.Timer])>(([:], [:]))
     private let devices = Mutex<Gauge?>(nil)
     private let scrapes = Mutex<[@Sendable () -> Void]>([])
+    /// Counters by name and topic (bounded, like the timers): a topic's kind is parsed once.
+    private let byTopic = Mutex<[String: [String: Counter]]>([:])
     private let labelled = Mutex<[String: Counter]>([:])
 
     /// Topics remembered for their timer (a few per device); the topics of more devices have their kind parsed
@@ -96,6 +98,17 @@ public final class ServiceInstruments: Sendable {
             counters[key] = counter
             return counter
         }
+    }
+
+    /// The counter named `name` with the `service` label and `kind` = the topic's kind (``Topics/kind(of:)``): for
+    /// per-message counts, a topic's counter is remembered, so its kind is parsed once.
+    public func counter(_ name: String, kindOf topic: String) -> Counter {
+        if let counter = byTopic.withLock({ $0[name]?[topic] }) { return counter }
+        let counter = counter(name, "kind", topics.kind(of: topic))
+        byTopic.withLock { cache in
+            if cache[name, default: [:]].count < Self.topicCacheLimit { cache[name, default: [:]][topic] = counter }
+        }
+        return counter
     }
 
     /// A gauge named `name` with the `service` label and `dimensions`: make it once, keep it.

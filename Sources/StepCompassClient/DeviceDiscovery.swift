@@ -15,7 +15,7 @@ public struct DeviceDiscovery: Sendable {
     public static let evidence: [Topics.DeviceTopic] = [.heading, .position, .permissions, .calibration]
     /// Every retained per-device topic of the contract (`Docs/asyncapi.yaml`): what `stepcompass devices` lists
     /// and `stepcompass forget` clears.
-    public static let retained: [Topics.DeviceTopic] = [.permissions, .heading, .calibration, .bearingLock, .position, .activity, .journal]
+    public static let retained = Topics.retainedDeviceTopics
 
     public let bus: any MessageBus
     public let topics: Topics

@@ -30,6 +30,10 @@ public struct Topics: Sendable, Hashable {
         case commandForget = "cmd/forget"
     }
 
+    /// The device topics the contract publishes retained: what `stepcompass devices` lists and `stepcompass forget`
+    /// clears (an empty retained message), in the contract's order.
+    public static let retainedDeviceTopics: [DeviceTopic] = [.permissions, .heading, .calibration, .bearingLock, .position, .activity, .journal]
+
     /// A device's topic, such as `stepcompass/phone-1/steps`.
     public func device(_ id: String, _ topic: DeviceTopic) -> String { "\(prefix)/\(id)/\(topic.rawValue)" }
 

@@ -35,17 +35,6 @@ struct ActivityBrokerTests {
         return try await withRunningGroup(group, body)
     }
 
-    /// The first message of `subscription` that satisfies `condition`, within `timeout`.
-    private func first(
-        _ subscription: BusSubscription, timeout: Duration = .seconds(20), where condition: (BusMessage) -> Bool
-    ) async -> BusMessage? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while let message = await subscription.next(before: deadline) {
-            if condition(message) { return message }
-        }
-        return nil
-    }
-
     @Test("steps over mosquitto become a retained activity message; a history request is answered over MQTT 5")
     func stepsActivityAndHistory() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("activity-broker-\(UUID().uuidString)")
@@ -58,7 +47,7 @@ struct ActivityBrokerTests {
                 topic: "stepcompass/walker-1/permissions", text: #"{"motion": "authorized", "timeZone": "Europe/Berlin"}"#,
                 qos: .atLeastOnce, retain: true))
             try await withActivity(port: broker.port, folder: folder) {
-                let online = await first(status) { $0.text.contains(#""state":"online""#) }
+                let online = await status.first { $0.text.contains(#""state":"online""#) }
                 #expect(online != nil, "the service never said online")
 
                 let activity = try await probe.subscribe(to: TopicFilter("stepcompass/+/activity"), qos: .atLeastOnce)
@@ -66,7 +55,7 @@ struct ActivityBrokerTests {
                     try await probe.publish(BusMessage(
                         topic: "stepcompass/walker-1/steps", text: #"{"steps": \#(steps), "timestamp": "\#(time)"}"#, qos: .atLeastOnce))
                 }
-                let live = await first(activity) { message in
+                let live = await activity.first { message in
                     message.topic == "stepcompass/walker-1/activity"
                         && (try? JSONDecoder().decode(ActivityMessage.self, from: message.payload))?.today == 250
                 }
@@ -75,7 +64,7 @@ struct ActivityBrokerTests {
                 // A client that connects later gets it from the broker: QoS 1, retained.
                 let late = try await harness.makeClient(id: "probe-late", cleanStart: true, will: nil)
                 let replay = try await late.subscribe(to: TopicFilter("stepcompass/walker-1/activity"), qos: .atLeastOnce)
-                let retained = try #require(await first(replay, timeout: .seconds(10)) { _ in true })
+                let retained = try #require(await replay.first(within: .seconds(10)) { _ in true })
                 #expect(retained.retain)
                 let message = try JSONDecoder().decode(ActivityMessage.self, from: retained.payload)
                 #expect(message.today == 250)
@@ -109,7 +98,7 @@ struct ActivityBrokerTests {
                 let error = try #require(try JSONSerialization.jsonObject(with: bad.payload) as? [String: Any])
                 #expect((error["error"] as? [String: Any])?["code"] as? String == "badRequest")
             }
-            let offline = await first(status) { $0.text.contains(#""state":"offline""#) }
+            let offline = await status.first { $0.text.contains(#""state":"offline""#) }
             #expect(offline != nil, "the service did not say offline when it stopped")
             await probe.close()
         }

@@ -64,13 +64,17 @@ struct CompassBadInputTests {
         let harness = CompassTestHarness()
         try await harness.withService(CompassConfiguration()) { harness in
             let errors = try await harness.device.subscribe(to: "stepcompass/errors/compass", qos: .atMostOnce)
-            for topic in [Topics.DeviceTopic.permissions, .location, .commandSettings, .bearingLock] {
+            // What `stepcompass forget` clears: the device's retained topics.
+            for topic in Topics.retainedDeviceTopics {
                 try await harness.send("forgotten", topic, "", retain: true)
             }
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 5, pitch: 0, roll: 0)
             try await harness.sendSample("forgotten", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
             try await harness.waitForHeading("forgotten") { $0.status == .ok }
-            #expect(await errors.collect(1, timeout: .milliseconds(300)).isEmpty)
+            // An empty live command is bad input: the first report is about it, none came for the cleared topics.
+            try await harness.send("forgotten", .commandSettings, "")
+            let report = try #require(await errors.next(timeout: .seconds(10)))
+            #expect(report.text.contains("forgotten/cmd/settings"))
         }
     }
 

@@ -45,15 +45,20 @@ struct DecoderFuzzTests {
         let sensorLogger = Array(#"{"messageId":3,"sessionId":"s","deviceId":"d","payload":[{"name":"accelerometer","time":1732270530250000000,"values":{"x":0.1,"y":0.2,"z":9.8}},{"name":"location","time":1732270530250000000,"values":{"latitude":52.5,"longitude":13.4,"horizontalAccuracy":5}}]}"#.utf8)
         let ownTracks = Array(#"{"_type":"location","lat":52.5,"lon":13.4,"tst":1732270530,"acc":8,"alt":34}"#.utf8)
         let gpsd = Array(#"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-11-22T10:15:30.000Z","lat":52.5,"lon":13.4,"alt":34.1,"eph":5.2}"#.utf8)
-        var decoded = 0
+        // Per decoder, how many mutated payloads still decoded: each must have been exercised on both sides.
+        var decoded: [String: Int] = [:]
+        func count(_ name: String, _ ok: Bool) { if ok { decoded[name, default: 0] += 1 } }
         for _ in 0..<Self.rounds {
-            if (try? DeviceCommand.decode(.commandBearingLock, json: Data(mutator.mutate(command)))) != nil { decoded += 1 }
-            if (try? DeviceCommand.decode(.commandWalk, json: Data(mutator.mutate(walk)))) != nil { decoded += 1 }
-            if (try? SensorLoggerMessage.decode(Data(mutator.mutate(sensorLogger)))) != nil { decoded += 1 }
-            if (try? OwnTracksMessage.decode(Data(mutator.mutate(ownTracks)))) != nil { decoded += 1 }
-            if (try? GPSDReport.decode(line: String(decoding: mutator.mutate(gpsd), as: UTF8.self))) != nil { decoded += 1 }
+            count("bearing lock", (try? DeviceCommand.decode(.commandBearingLock, json: Data(mutator.mutate(command)))) != nil)
+            count("walk", (try? DeviceCommand.decode(.commandWalk, json: Data(mutator.mutate(walk)))) != nil)
+            count("Sensor Logger", (try? SensorLoggerMessage.decode(Data(mutator.mutate(sensorLogger)))) != nil)
+            count("OwnTracks", (try? OwnTracksMessage.decode(Data(mutator.mutate(ownTracks)))) != nil)
+            count("gpsd", (try? GPSDReport.decode(line: String(decoding: mutator.mutate(gpsd), as: UTF8.self))) != nil)
             _ = Timestamp.parse(String(decoding: mutator.mutate(Array("2026-11-22T10:15:30.250Z".utf8)), as: UTF8.self))
         }
-        #expect(decoded > 0)
+        for name in ["bearing lock", "walk", "Sensor Logger", "OwnTracks", "gpsd"] {
+            #expect((decoded[name] ?? 0) > 20, "\(name): \(decoded[name] ?? 0) of \(Self.rounds) mutations decoded")
+            #expect((decoded[name] ?? 0) < Self.rounds, "\(name): every mutation decoded, none was refused")
+        }
     }
 }
