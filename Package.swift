@@ -245,7 +245,8 @@ let package = Package(
         .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore", "JournalKit", "ActivityStore", "BusTesting", log,
                                                         .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "ActivityStoreTests", dependencies: ["ActivityStore", "ActivityKit", "BusTesting", log,
-                                                         .product(name: "PostgresNIO", package: "postgres-nio")]),
+                                                         .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                         .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "ActivityServiceTests",
             dependencies: ["StepCompassTesting", "MosquittoBus", "ActivityService", "ActivityStore", "ActivityKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime",

@@ -1,41 +1,58 @@
 /// The contract's rules for cumulative step counts (`stepcompass/{device}/steps`), as a value.
 ///
-/// A device reports the cumulative count of its current session. The tally keeps the last reported count and the
-/// device's total across sessions:
+/// A device reports the cumulative count of its current session. The tally keeps the last reported count, the
+/// counts of the session applied most recently, and the device's total across sessions:
 ///
 /// - the first count ever seen adds in full (a first message of 37 means 37 steps);
 /// - a higher count adds its difference to the last one;
 /// - a repeated count adds nothing (a redelivered QoS 1 message changes nothing);
-/// - a lower count starts a new session, whose count adds from zero.
+/// - a lower count that is one of the session's recent counts adds nothing either: it is a redelivery. After a crash
+///   or a lost connection a broker sends again every QoS 1 message it holds no acknowledgement for, and those can be
+///   messages the service had already stored (the acknowledgement was still on its way): without this rule the
+///   first of them would read as a new session and count the whole session twice;
+/// - any other lower count starts a new session, whose count adds from zero.
+///
+/// A new session whose first count happens to equal a recent count of the old one is taken for a redelivery until
+/// its next count, which then adds from zero (nothing is lost unless the session ends on such counts).
 ///
 /// Both stores persist this value in the same transaction as the step rows it produced, so a restart, a broker
 /// restart or a redelivered message never counts a step twice, and a later count restores any step lost with a
 /// message that was never applied.
-public struct StepTally: Sendable, Hashable, Codable {
+public struct StepTally: Sendable, Hashable {
     /// The last count the device reported; nil before its first message.
     public var lastCount: Int64?
     /// Steps counted across every session.
     public var total: Int64
+    /// The session's counts applied most recently, oldest first, at most ``recentLimit``, ending with ``lastCount``.
+    public private(set) var recent: [Int64]
 
-    public init(lastCount: Int64? = nil, total: Int64 = 0) {
+    /// How many of a session's counts ``recent`` keeps: more than a broker redelivers to one device in practice
+    /// (the messages between the last acknowledgement that reached it and a crash).
+    public static let recentLimit = 64
+
+    public init(lastCount: Int64? = nil, total: Int64 = 0, recent: [Int64]? = nil) {
         self.lastCount = lastCount
         self.total = total
+        let kept = recent ?? lastCount.map { [$0] } ?? []
+        self.recent = Array(kept.suffix(Self.recentLimit))
     }
 
     /// What one count does to the tally.
     public enum Change: Sendable, Hashable {
         /// The first count of the device, or a higher one in the same session: `delta` new steps.
         case more(delta: Int64)
-        /// A lower count: a new session, whose count is all new steps.
+        /// A lower count that is not a redelivery: a new session, whose count is all new steps.
         case newSession(delta: Int64)
         /// The same count again: nothing.
         case repeated
+        /// A lower count the session has already had (a message delivered again): nothing.
+        case redelivered
 
         /// The new steps.
         public var delta: Int64 {
             switch self {
             case .more(let delta), .newSession(let delta): delta
-            case .repeated: 0
+            case .repeated, .redelivered: 0
             }
         }
 
@@ -51,7 +68,7 @@ public struct StepTally: Sendable, Hashable, Codable {
     public func change(for count: Int64) -> Change {
         guard let lastCount else { return .more(delta: count) }
         if count == lastCount { return .repeated }
-        if count < lastCount { return .newSession(delta: count) }
+        if count < lastCount { return recent.contains(count) ? .redelivered : .newSession(delta: count) }
         return .more(delta: count - lastCount)
     }
 
@@ -61,6 +78,15 @@ public struct StepTally: Sendable, Hashable, Codable {
     @discardableResult
     public mutating func apply(_ count: Int64) -> Change {
         let change = change(for: count)
+        switch change {
+        case .repeated, .redelivered:
+            return change
+        case .newSession:
+            recent = [count]
+        case .more:
+            if recent.count >= Self.recentLimit { recent.removeFirst(recent.count - Self.recentLimit + 1) }
+            recent.append(count)
+        }
         lastCount = count
         total += change.delta
         return change

@@ -94,6 +94,8 @@ enum ActivitySchema {
             "CREATE TABLE step_days (device TEXT NOT NULL, start BIGINT NOT NULL, steps BIGINT NOT NULL, PRIMARY KEY (device, start))",
             "CREATE INDEX step_minutes_start ON step_minutes (start)",
         ],
+        // 2: the session's recent counts, which tell a redelivered count from a new session (see `StepTally`).
+        ["ALTER TABLE device_tally ADD COLUMN recent_counts TEXT NOT NULL DEFAULT ''"],
     ]
 
     /// The schema, its version table and its migration lock ("SCAC" in ASCII).

@@ -68,10 +68,10 @@ public final class PostgresActivityStore: ActivityStore {
             let devices = Array(Set(batch.map(\.device))).sorted()
             var known: [String: StepTally] = [:]
             let rows = try await connection.query(
-                "SELECT device, last_count, total FROM device_tally WHERE device = ANY(\(devices)) ORDER BY device FOR UPDATE",
+                "SELECT device, last_count, total, recent_counts FROM device_tally WHERE device = ANY(\(devices)) ORDER BY device FOR UPDATE",
                 logger: logger)
-            for try await (device, last, total) in rows.decode((String, Int64, Int64).self) {
-                known[device] = StepTally(lastCount: last, total: total)
+            for try await (device, last, total, recent) in rows.decode((String, Int64, Int64, String).self) {
+                known[device] = StepTally(lastCount: last, total: total, recentColumn: recent)
             }
             let prepared = PreparedBatch(batch, known: known)
             for granularity in Granularity.allCases {
@@ -91,22 +91,24 @@ public final class PostgresActivityStore: ActivityStore {
             let names = tallied.map(\.key)
             let lasts = tallied.map { $0.value.lastCount ?? 0 }
             let totals = tallied.map(\.value.total)
+            let recents = tallied.map(\.value.recentColumn)
             let times = tallied.map { prepared.times[$0.key] ?? 0 }
             try await connection.query("""
-                INSERT INTO device_tally (device, last_count, total, updated_at)
-                SELECT * FROM UNNEST(\(names)::text[], \(lasts)::bigint[], \(totals)::bigint[], \(times)::double precision[])
+                INSERT INTO device_tally (device, last_count, total, recent_counts, updated_at)
+                SELECT * FROM UNNEST(\(names)::text[], \(lasts)::bigint[], \(totals)::bigint[], \(recents)::text[],
+                    \(times)::double precision[])
                 ON CONFLICT (device) DO UPDATE SET last_count = EXCLUDED.last_count, total = EXCLUDED.total,
-                    updated_at = EXCLUDED.updated_at
+                    recent_counts = EXCLUDED.recent_counts, updated_at = EXCLUDED.updated_at
                 """, logger: logger)
             return prepared.applied
         }
     }
 
     public func tally(of device: String) async throws -> StepTally? {
-        let rows = try await client.query("SELECT last_count, total FROM device_tally WHERE device = \(device)", logger: logger)
+        let rows = try await client.query("SELECT last_count, total, recent_counts FROM device_tally WHERE device = \(device)", logger: logger)
         var tally: StepTally?
-        for try await (last, total) in rows.decode((Int64, Int64).self) {
-            tally = StepTally(lastCount: last, total: total)
+        for try await (last, total, recent) in rows.decode((Int64, Int64, String).self) {
+            tally = StepTally(lastCount: last, total: total, recentColumn: recent)
         }
         return tally
     }

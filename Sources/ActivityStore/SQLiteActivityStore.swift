@@ -32,10 +32,10 @@ public final class SQLiteActivityStore: ActivityStore {
         guard !batch.isEmpty else { return [] }
         return try await pool.write { db in
             var known: [String: StepTally] = [:]
-            let select = try db.cachedStatement(sql: "SELECT last_count, total FROM device_tally WHERE device = ?")
+            let select = try db.cachedStatement(sql: "SELECT last_count, total, recent_counts FROM device_tally WHERE device = ?")
             for device in Set(batch.map(\.device)) {
                 if let row = try Row.fetchOne(select, arguments: [device]) {
-                    known[device] = StepTally(lastCount: row[0], total: row[1])
+                    known[device] = StepTally(lastCount: row[0], total: row[1], recentColumn: row[2])
                 }
             }
             let prepared = PreparedBatch(batch, known: known)
@@ -50,12 +50,12 @@ public final class SQLiteActivityStore: ActivityStore {
                 }
             }
             let tally = try db.cachedStatement(sql: """
-                INSERT INTO device_tally (device, last_count, total, updated_at) VALUES (?, ?, ?, ?)
+                INSERT INTO device_tally (device, last_count, total, recent_counts, updated_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (device) DO UPDATE SET last_count = excluded.last_count, total = excluded.total,
-                    updated_at = excluded.updated_at
+                    recent_counts = excluded.recent_counts, updated_at = excluded.updated_at
                 """)
             for (device, value) in prepared.tallies {
-                try tally.execute(arguments: [device, value.lastCount ?? 0, value.total, prepared.times[device] ?? 0])
+                try tally.execute(arguments: [device, value.lastCount ?? 0, value.total, value.recentColumn, prepared.times[device] ?? 0])
             }
             return prepared.applied
         }
@@ -63,8 +63,8 @@ public final class SQLiteActivityStore: ActivityStore {
 
     public func tally(of device: String) async throws -> StepTally? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT last_count, total FROM device_tally WHERE device = ?", arguments: [device])
-                .map { StepTally(lastCount: $0[0], total: $0[1]) }
+            try Row.fetchOne(db, sql: "SELECT last_count, total, recent_counts FROM device_tally WHERE device = ?", arguments: [device])
+                .map { StepTally(lastCount: $0[0], total: $0[1], recentColumn: $0[2]) }
         }
     }
 

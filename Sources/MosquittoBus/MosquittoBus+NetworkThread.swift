@@ -109,6 +109,12 @@ extension MosquittoBus {
                 socketOpen = true
             }
             let rc = readBurst(after: mosquitto_loop(handle, 100, 1))
+            if rc == Int32(MOSQ_ERR_SUCCESS.rawValue), !receivedBatch.isEmpty {
+                // The QoS 1 acknowledgements of the burst leave before its messages reach the application: a broker
+                // redelivers every message whose PUBACK it lacks after a crash, and an acknowledgement still queued
+                // here while the service stores the message would make that a message already stored.
+                _ = mosquitto_loop_write(handle, 1)
+            }
             routeReceived()
             let count = connectCount
             if count != lastConnectCount {

@@ -16,6 +16,45 @@ struct StepTallyTests {
         #expect(tally.lastCount == 8)
     }
 
+    @Test("counts delivered again after newer ones (a broker's redelivery after a crash) add nothing")
+    func redelivered() {
+        var tally = StepTally()
+        for count in [10, 20, 30, 40] { tally.apply(Int64(count)) }
+        #expect(tally.apply(20) == .redelivered)
+        #expect(tally.apply(30) == .redelivered)
+        #expect(tally.apply(40) == .repeated)
+        #expect(tally.apply(50) == .more(delta: 10))
+        #expect(tally.total == 50)
+        #expect(tally.recent == [10, 20, 30, 40, 50])
+    }
+
+    @Test("a new session that begins on a recent count is counted in full from its next count")
+    func sessionOnRecentCount() {
+        var tally = StepTally()
+        for count in [10, 20, 30] { tally.apply(Int64(count)) }
+        #expect(tally.apply(20) == .redelivered)
+        #expect(tally.apply(25) == .newSession(delta: 25))
+        #expect(tally.total == 55)
+        #expect(tally.recent == [25])
+    }
+
+    @Test("only the last 64 counts of a session are recent; a lower count before them is a new session")
+    func recentLimit() {
+        var tally = StepTally()
+        for count in 1...100 { tally.apply(Int64(count)) }
+        #expect(tally.recent == Array(37...100))
+        #expect(tally.apply(37) == .redelivered)
+        #expect(tally.apply(36) == .newSession(delta: 36))
+        #expect(tally.total == 136)
+    }
+
+    @Test("a tally made from a last count alone takes that count as its only recent one")
+    func fromLastCount() {
+        #expect(StepTally(lastCount: 12, total: 40).recent == [12])
+        #expect(StepTally().recent.isEmpty)
+        #expect(StepTally(lastCount: 9, total: 9, recent: Array(1...100)).recent == Array(37...100))
+    }
+
     @Test("a new session of zero adds nothing but resets the baseline")
     func zeroSession() {
         var tally = StepTally(lastCount: 100, total: 100)

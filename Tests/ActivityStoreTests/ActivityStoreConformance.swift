@@ -9,7 +9,7 @@ import Testing
 /// their own device names, so they may share a database.
 struct ActivityStoreConformance: Sendable {
     enum Case: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case migrateTwice, cumulativeRules, redeliveredBatch, buckets, historyRange, persistsAcrossReopen
+        case migrateTwice, cumulativeRules, redeliveredBatch, redeliveredAfterCrash, buckets, historyRange, persistsAcrossReopen
         case retention, largeBatch, interruptedBatches
 
         var testDescription: String { rawValue }
@@ -35,6 +35,7 @@ struct ActivityStoreConformance: Sendable {
             case .migrateTwice: try await migrateTwice(store)
             case .cumulativeRules: try await cumulativeRules(store)
             case .redeliveredBatch: try await redeliveredBatch(store)
+            case .redeliveredAfterCrash: try await redeliveredAfterCrash(store)
             case .buckets: try await buckets(store)
             case .historyRange: try await historyRange(store)
             case .persistsAcrossReopen: try await persistsAcrossReopen(store)
@@ -90,7 +91,7 @@ struct ActivityStoreConformance: Sendable {
         // The next batch continues from the stored tally.
         let next = try await store.apply([Self.record(device, 10, at: Self.base + 4)])
         #expect(next.map(\.change) == [.more(delta: 2)])
-        #expect(try await store.tally(of: device) == StepTally(lastCount: 10, total: 60))
+        #expect(try await store.tally(of: device) == StepTally(lastCount: 10, total: 60, recent: [8, 10]))
         try await Self.expectConsistent(store, device, total: 60)
     }
 
@@ -101,6 +102,20 @@ struct ActivityStoreConformance: Sendable {
         let again = try await store.apply([batch[1]])
         #expect(again.map(\.change.delta) == [0])
         try await Self.expectConsistent(store, device, total: 25)
+    }
+
+    /// A crash after a batch was stored but before the broker had its acknowledgements: after the restart the broker
+    /// sends the batch's messages again, then the ones that follow. Nothing counts twice, and a new session still does.
+    private func redeliveredAfterCrash(_ store: any ActivityStore) async throws {
+        let device = Self.device("crash")
+        _ = try await store.apply((1...5).map { Self.record(device, Int64($0 * 10), at: Self.base + Double($0)) })
+        let reopened = try await open()
+        try await reopened.migrate()
+        #expect(try await reopened.tally(of: device) == StepTally(lastCount: 50, total: 50, recent: [10, 20, 30, 40, 50]))
+        let applied = try await reopened.apply([20, 30, 40, 50, 60, 7].map { Self.record(device, $0, at: Self.base + 10) })
+        #expect(applied.map(\.change) == [.redelivered, .redelivered, .redelivered, .repeated, .more(delta: 10), .newSession(delta: 7)])
+        try await Self.expectConsistent(reopened, device, total: 67)
+        try await reopened.close()
     }
 
     private func buckets(_ store: any ActivityStore) async throws {

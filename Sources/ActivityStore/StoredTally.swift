@@ -1,0 +1,14 @@
+public import ActivityKit
+
+/// How both stores keep a ``StepTally`` in `device_tally`: `last_count`, `total`, and the session's recent counts in
+/// `recent_counts` as decimal numbers separated by spaces (at most ``StepTally/recentLimit``, a few hundred bytes).
+extension StepTally {
+    /// The row's `recent_counts` column.
+    var recentColumn: String { recent.map(String.init).joined(separator: " ") }
+
+    /// A tally read from a row. A row written before schema version 2 has no recent counts: its last count stands in.
+    init(lastCount: Int64, total: Int64, recentColumn: String) {
+        let recent = recentColumn.split(separator: " ").compactMap { Int64($0) }
+        self.init(lastCount: lastCount, total: total, recent: recent.isEmpty ? nil : recent)
+    }
+}
