@@ -40,7 +40,7 @@ private final class MessageBox: Sendable {
 
 extension BusSubscription {
     /// The first message that satisfies `condition` within `timeout` (messages before it are dropped), nil when none.
-    public func first(within timeout: Duration = .seconds(20), where condition: (BusMessage) -> Bool) async -> BusMessage? {
+    public func first(within timeout: Duration = .seconds(60), where condition: (BusMessage) -> Bool) async -> BusMessage? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while let message = await next(before: deadline) {
             if condition(message) { return message }

@@ -53,7 +53,7 @@ struct BridgeHarness: Sendable {
 
 /// Messages on `filter`, decoded as JSON objects, until `until` holds or `timeout` passes.
 func collectJSON(
-    _ subscription: BusSubscription, timeout: Duration = .seconds(10), until: ([(topic: String, json: [String: Any])]) -> Bool
+    _ subscription: BusSubscription, timeout: Duration = .seconds(60), until: ([(topic: String, json: [String: Any])]) -> Bool
 ) async -> [(topic: String, json: [String: Any])] {
     var found: [(topic: String, json: [String: Any])] = []
     let deadline = ContinuousClock.now.advanced(by: timeout)

@@ -28,7 +28,7 @@ struct CompassMetricsTests {
                     accel: reading.accel, mag: reading.mag)
             }
             let final = lastHeading
-            try await harness.waitForHeading("metrics-1", timeout: 3) { abs(Angle.difference(from: final, to: $0.heading ?? .nan)) < 0.05 }
+            try await harness.waitForHeading("metrics-1", timeout: 60) { abs(Angle.difference(from: final, to: $0.heading ?? .nan)) < 0.05 }
             try await harness.locate("metrics-2")
             try await harness.drain()
         }

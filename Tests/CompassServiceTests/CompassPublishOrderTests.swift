@@ -91,7 +91,7 @@ struct CompassPublishOrderTests {
         // ends, with the bearing lock whose deviation it moved. That heading publish is held.
         bus.arm()
         try await point(50, after: 0.01)
-        _ = try await harness.waitFor(timeout: 10) { bus.isHolding ? true : nil }
+        _ = try await harness.waitFor(timeout: 60) { bus.isHolding ? true : nil }
         let before = bus.lockPublishes
 
         // Meanwhile the device is unlocked.
@@ -101,7 +101,7 @@ struct CompassPublishOrderTests {
 
         // The timer's lock message (computed before the unlock) and the unlocked one are both published; the
         // unlocked one must be last.
-        _ = try await harness.waitFor(timeout: 10) { bus.lockPublishes >= before + 2 ? true : nil }
+        _ = try await harness.waitFor(timeout: 60) { bus.lockPublishes >= before + 2 ? true : nil }
         try await harness.drain()
         let retained = harness.retained(BearingLockMessage.self, "order", .bearingLock)
         #expect(retained?.locked == false, "the retained bearing lock is \(String(describing: retained))")

@@ -104,7 +104,7 @@ struct CompassTestHarness {
     /// Polls until `condition` holds on the device's retained heading, or fails the test.
     @discardableResult
     func waitForHeading(
-        _ id: String, timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
+        _ id: String, timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (HeadingMessage) -> Bool
     ) async throws -> HeadingMessage? {
         try await waitFor(timeout: timeout, sourceLocation: sourceLocation) { heading(id).flatMap { condition($0) ? $0 : nil } }
@@ -112,7 +112,7 @@ struct CompassTestHarness {
 
     /// Polls every 5 ms until `probe` gives a value, or records a failure after `timeout` seconds.
     func waitFor<T>(
-        timeout: Double = 5, sourceLocation: SourceLocation = #_sourceLocation, _ probe: () -> T?
+        timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation, _ probe: () -> T?
     ) async throws -> T? {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while ContinuousClock.now < deadline {

@@ -30,7 +30,7 @@ struct CompassTimingTests {
             }
             // No further sample: the timer must publish the held last change.
             let final = lastHeading
-            let trailing = try await harness.waitForHeading("rate", timeout: 3) {
+            let trailing = try await harness.waitForHeading("rate", timeout: 60) {
                 abs(Angle.difference(from: final, to: $0.heading ?? .nan)) < 0.05
             }
             #expect(trailing != nil)
@@ -84,7 +84,7 @@ struct CompassTimingTests {
             try await harness.sendSample("old", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
             let fresh = try await harness.waitForHeading("old") { $0.status == .ok }
             #expect(fresh != nil)
-            let stale = try await harness.waitForHeading("old", timeout: 3) { $0.status == .stale }
+            let stale = try await harness.waitForHeading("old", timeout: 60) { $0.status == .stale }
             #expect(ContinuousClock.now - began >= .milliseconds(300))
             // The last values stay, marked stale.
             #expect(stale?.magneticHeading == fresh?.magneticHeading)

@@ -54,7 +54,7 @@ struct CompassWalkingDirectionTests {
             try await harness.locate("pocket", latitude: start.latitude, longitude: start.longitude)
             for payload in payloads { try await harness.send("pocket", .imu, payload) }
             try await harness.drain()
-            let message = try await harness.waitForHeading("pocket", timeout: 10) { $0.walkingDirection != nil }
+            let message = try await harness.waitForHeading("pocket", timeout: 60) { $0.walkingDirection != nil }
             let direction = try #require(message?.walkingDirection)
             let heading = try #require(message?.heading)
             #expect(message?.north == .true)

@@ -200,7 +200,7 @@ final class JournalFixture: @unchecked Sendable {
     }
 
     /// The next `journal` message of `device` that satisfies `condition`.
-    func journal(_ device: String, timeout: Duration = .seconds(15), where condition: (JournalMessage) -> Bool = { _ in true }) async -> JournalMessage? {
+    func journal(_ device: String, timeout: Duration = .seconds(60), where condition: (JournalMessage) -> Bool = { _ in true }) async -> JournalMessage? {
         let message = await journal.first(within: timeout) { message in
             guard message.topic == "stepcompass/\(device)/journal",
                 let decoded = try? JSONDecoder().decode(JournalMessage.self, from: message.payload) else { return false }
@@ -210,7 +210,7 @@ final class JournalFixture: @unchecked Sendable {
     }
 
     /// The next `journal/photo` message of `device` that satisfies `condition`.
-    func photo(_ device: String, timeout: Duration = .seconds(15), where condition: (PhotoMessage) -> Bool = { _ in true }) async -> PhotoMessage? {
+    func photo(_ device: String, timeout: Duration = .seconds(60), where condition: (PhotoMessage) -> Bool = { _ in true }) async -> PhotoMessage? {
         let message = await photoPoints.first(within: timeout) { message in
             guard message.topic == "stepcompass/\(device)/journal/photo",
                 let decoded = try? JSONDecoder().decode(PhotoMessage.self, from: message.payload) else { return false }

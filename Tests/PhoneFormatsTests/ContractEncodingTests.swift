@@ -26,17 +26,14 @@ struct ContractEncodingTests {
         #expect(steps["steps"] as? Int == 42)
     }
 
-    @Test("a large push body decodes quickly enough")
+    /// Its speed is the detector and codec benchmarks' business (`make benchmark`); here only that it decodes whole.
+    @Test("a large push body (20,000 samples) decodes whole")
     func largeBody() throws {
         let samples = (0..<20_000).map { index in
             Fixtures.sample(index % 2 == 0 ? "accelerometer" : "gravity", Int64(index), Fixtures.xyz(0.01, -0.02, 9.8))
         }
         let body = Fixtures.body(samples)
-        let start = ContinuousClock.now
         let message = try SensorLoggerMessage.decode(body)
-        let elapsed = ContinuousClock.now - start
         #expect(message.readings.count == 20_000)
-        print("decoded \(body.utf8.count) bytes, 20000 samples in \(elapsed)")
-        #expect(elapsed < .seconds(10))
     }
 }

@@ -85,7 +85,7 @@ struct InMemoryFixture {
     /// soon as they are there: the generous default only matters on a loaded machine or when one is missing).
     ///
     /// `stepcompass/+/position` also matches the error topic `stepcompass/errors/position`; those are skipped.
-    func positions(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [PositionMessage] {
+    func positions(_ count: Int, timeout: Duration = .seconds(60)) async throws -> [PositionMessage] {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var found: [PositionMessage] = []
         while found.count < count, ContinuousClock.now < deadline {

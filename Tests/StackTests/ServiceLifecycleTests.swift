@@ -18,7 +18,7 @@ struct ServiceLifecycleTests {
     }
 
     /// The next status message's state, skipping repeats of `skipping`.
-    static func nextState(_ subscription: BusSubscription, timeout: Duration = .seconds(15)) async -> String? {
+    static func nextState(_ subscription: BusSubscription, timeout: Duration = .seconds(60)) async -> String? {
         guard let message = await subscription.next(timeout: timeout),
             let object = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any]
         else { return nil }

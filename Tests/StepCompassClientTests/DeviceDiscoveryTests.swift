@@ -73,14 +73,12 @@ struct DeviceDiscoveryTests {
         return ""
     }
 
-    @Test("discovery ends when the sync marker is back, not after the whole window")
+    /// The window is an hour and the test's limit two minutes: passing means it ended on the sync marker.
+    @Test("discovery ends when the sync marker is back, not after the whole window", .timeLimit(.minutes(2)))
     func endsEarly() async throws {
         let pair = InMemoryPair()
         try await pair.publish("stepcompass/walker-1/heading", #"{"status":"ok","heading":3}"#, retain: true)
-        let discovery = DeviceDiscovery(bus: pair.client, topics: pair.topics, window: .seconds(60))
-        let started = ContinuousClock.now
+        let discovery = DeviceDiscovery(bus: pair.client, topics: pair.topics, window: .seconds(3_600))
         #expect(try await discovery.devices() == ["walker-1"])
-        // Far below the 60 s window even on a loaded machine: it ended on the sync marker.
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }

@@ -34,7 +34,7 @@ final class Transcript: Sendable {
     var all: [String] { chunks.withLock { $0 } }
 
     /// Waits until `condition` holds for what was written, or `timeout` passes.
-    func wait(timeout: Duration = .seconds(20), until condition: ([String]) -> Bool) async -> Bool {
+    func wait(timeout: Duration = .seconds(90), until condition: ([String]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(all) { return true }

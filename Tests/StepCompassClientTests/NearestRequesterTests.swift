@@ -76,17 +76,15 @@ struct NearestRequesterTests {
         }
     }
 
-    @Test("no marker service: a clear message after the timeout")
+    @Test("no marker service: a clear message after the timeout", .timeLimit(.minutes(2)))
     func timeout() async throws {
         let pair = InMemoryPair()
-        let started = ContinuousClock.now
         await #expect(throws: StepCompassClientError(.noReply,
             "no reply from the marker service within 0.2 s: is stepcompass-markers running?")) {
             _ = try await NearestRequester(bus: pair.client, topics: pair.topics, timeout: .milliseconds(200))
                 .send(try NearestQuery(origin: .marker(id: "m1")))
         }
-        // It ends (no hang); the message above proves it was the 0.2 s timeout.
-        #expect(ContinuousClock.now - started < .seconds(30))
+        // It ends (the test's time limit catches a hang); the message above proves it was the 0.2 s timeout.
     }
 
     @Test("an MQTT 3.1.1-style reply (to replyTo, correlationId in the payload) is accepted; another request's is not")

