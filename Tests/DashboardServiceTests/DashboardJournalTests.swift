@@ -46,7 +46,9 @@ struct DashboardJournalTests {
             try await journal.send("stepcompass/walker-1/journal/photo", JournalFixtures.found)
             try await journal.send("stepcompass/walker-1/journal/photo", JournalFixtures.none)
             var state = try await dashboard.getJSON("/api/state")
-            for _ in 0..<50 where ((state.body["journal"] as? [String: Any])?["points"] as? [Any])?.count != 2 {
+            // Until both points are in (the deadline only ends a failing run).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ((state.body["journal"] as? [String: Any])?["points"] as? [Any])?.count != 2, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
                 state = try await dashboard.getJSON("/api/state")
             }

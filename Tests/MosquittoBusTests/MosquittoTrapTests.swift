@@ -129,14 +129,15 @@ struct MosquittoTrapTests {
             // The retained status survives the restart through persistence or comes back with the birth message.
             #expect(await status.next(timeout: .seconds(10))?.text == "online")
             var reconnected = false
-            for _ in 0..<100 where !reconnected {
+            let reconnectDeadline = ContinuousClock.now + .seconds(60)  // ends a failing run only
+            while !reconnected, ContinuousClock.now < reconnectDeadline {
                 reconnected = client.connectCount >= 2 && client.isConnected
                 if !reconnected { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(reconnected)
             // Give the resubscription a moment, then publish: the old subscription must receive it.
             var got: BusMessage?
-            for attempt in 0..<20 where got == nil {
+            for attempt in 0..<240 where got == nil {  // up to a minute: the resubscription may wait its turn
                 try await watcher.publish(BusMessage(topic: "phoenix/in", text: "after-\(attempt)", qos: .atLeastOnce))
                 got = await subscription.next(timeout: .milliseconds(250))
             }

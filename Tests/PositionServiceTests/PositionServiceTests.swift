@@ -61,11 +61,10 @@ struct PositionServiceTests {
             try await fixture.probe.publish("stepcompass/d1/steps", #"{"steps": 10}"#)
         }
         try await fixture.probe.publish("stepcompass/d1/steps", #"{"steps": 12}"#)
-        // The first two in order (a repeated count would publish before 12), then nothing more for a moment: a loaded
-        // machine may take seconds to handle the messages, so the wait is for what is expected, not a fixed window.
-        var positions = try await fixture.positions(2, timeout: .seconds(20))
-        positions += try await fixture.positions(1, timeout: .milliseconds(300))
-        #expect(positions.map(\.steps) == [10, 12])
+        try await fixture.probe.publish("stepcompass/d1/steps", #"{"steps": 14}"#)
+        // Messages are handled in order, so the 14 marks the end: a position for a repeated 10 would come before it.
+        let positions = try await fixture.positions(3)
+        #expect(positions.map(\.steps) == [10, 12, 14])
         await service.stop()
     }
 

@@ -41,7 +41,7 @@ struct EndToEndTests {
             try process.run()
             defer { if process.isRunning { process.terminate() } }
             var online = false
-            for _ in 0..<20 where !online {
+            for _ in 0..<60 where !online {
                 if let message = await status.next(timeout: .seconds(1)) { online = message.text.contains("online") }
             }
             #expect(online)
