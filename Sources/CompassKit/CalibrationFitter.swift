@@ -112,6 +112,25 @@ public struct CalibrationFitter: Sendable {
         }
     }
 
+    /// The guidance while a field far outside the Earth's is measured before calibration.
+    public static let interferenceMessage =
+        "Magnetic interference: the field is far from any the Earth has. Move away from metal and magnets, "
+        + "or move the phone in a figure-8 to calibrate the compass."
+
+    /// The sentence for the contract's `message` field, given whether the heading reports interference: before
+    /// calibration (`uncalibrated`, `calibrating`) interference gives ``interferenceMessage``; otherwise
+    /// ``message``.
+    /// - Parameter interference: Whether the heading pipeline flags interference now.
+    public func message(interference: Bool) -> String {
+        showsInterferenceMessage(interference: interference) ? Self.interferenceMessage : message
+    }
+
+    /// Whether ``message(interference:)`` gives ``interferenceMessage``.
+    /// - Parameter interference: Whether the heading pipeline flags interference now.
+    public func showsInterferenceMessage(interference: Bool) -> Bool {
+        interference && (state == .uncalibrated || state == .calibrating)
+    }
+
     /// Adds a raw magnetometer sample.
     /// - Parameters:
     ///   - raw: The raw reading in µT, device frame.

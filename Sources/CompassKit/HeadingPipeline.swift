@@ -54,8 +54,10 @@ public struct HeadingPipeline: Sendable {
         public var accuracy: Double
         /// The parts of ``accuracy``.
         public var accuracyComponents: HeadingAccuracy
-        /// Whether magnetic interference is detected (always false without a calibration, whose
-        /// absence makes the field strength meaningless).
+        /// Whether magnetic interference is detected. With a calibration: the field strength or dip is far
+        /// from the expected values (``InterferenceDetector``). Without one (the raw field, whose hard iron
+        /// shifts the strength) only a strength that no place on Earth has: the smoothed strength outside
+        /// ``InterferenceDetector/plausibleStrength`` (15...80 µT).
         public var interference: Bool
         /// The corrected field strength of this sample in µT.
         public var fieldStrength: Double
@@ -182,7 +184,8 @@ public struct HeadingPipeline: Sendable {
                 expectedFieldStrength: expectedFieldStrength ?? calibration?.fieldStrength,
                 expectedInclination: expectedInclination)
         } else {
-            interfering = false
+            // No calibration: only a field far outside what the World Magnetic Model allows anywhere.
+            interfering = interference.isImplausible(fieldStrength: meanStrength)
         }
         let accuracy = HeadingAccuracy(
             calibration: calibration, fieldStrength: meanStrength,

@@ -4,7 +4,8 @@
 /// expected by more than ``enterStrength`` (relative) or the dip by more than ``enterDip``
 /// degrees, and cleared only when both are back within ``exitStrength`` and ``exitDip``. A field
 /// outside ``plausibleStrength`` (no place on Earth is outside 22–67 µT) counts as interference
-/// even without an expectation. Feed it smoothed values to ignore single noisy samples.
+/// even without an expectation (``isImplausible(fieldStrength:)``, which ``HeadingPipeline`` also
+/// applies before calibration). Feed it smoothed values to ignore single noisy samples.
 public struct InterferenceDetector: Sendable, Hashable {
     /// The relative strength deviation that raises the flag.
     public var enterStrength: Double
@@ -64,6 +65,14 @@ public struct InterferenceDetector: Sendable, Hashable {
             isInterfering = implausible || strengthDeviation > enterStrength || dipDeviation > enterDip
         }
         return isInterfering
+    }
+
+    /// Whether a field strength is outside ``plausibleStrength``, i.e. interference whatever the calibration
+    /// and the location. It needs no expectation and changes no state, so it serves before calibration.
+    /// - Parameter fieldStrength: The measured field strength in µT (raw when there is no calibration).
+    /// - Returns: `true` for a finite strength outside ``plausibleStrength``.
+    public func isImplausible(fieldStrength: Double) -> Bool {
+        fieldStrength.isFinite && !plausibleStrength.contains(fieldStrength)
     }
 
     /// Clears the flag.

@@ -110,11 +110,12 @@ extension DeviceCompass {
             coverage: fitter.state == .calibrated ? (calibration?.coverage ?? 0) : fitter.coverage,
             hardIron: calibration?.hardIron ?? .zero, softIron: calibration?.softIron ?? .identity,
             fieldStrength: calibration?.fieldStrength, expectedFieldStrength: expectation?.fieldStrength,
-            message: fitter.message)
+            message: fitter.message(interference: latest?.interference ?? false))
     }
 
     /// Publishes the calibration when it changed meaningfully: another state, quality or
-    /// coverage by 0.02 or 0.05, the hard iron by 0.5 µT, or the expected field strength.
+    /// coverage by 0.02 or 0.05, the hard iron by 0.5 µT, the expected field strength, or the
+    /// interference guidance shown or withdrawn (``CalibrationFitter/interferenceMessage``).
     func publishCalibrationIfChanged(into out: inout [Outbound]) {
         let message = calibrationMessage()
         if let before = publishedCalibration {
@@ -128,6 +129,8 @@ extension DeviceCompass {
                 message.state != before.state || abs(message.quality - before.quality) >= 0.02
                 || abs(message.coverage - before.coverage) >= 0.05
                 || (message.hardIron - before.hardIron).norm >= 0.5 || expectedChanged
+                || (message.message == CalibrationFitter.interferenceMessage)
+                    != (before.message == CalibrationFitter.interferenceMessage)
             guard meaningful else { return }
         }
         publishedCalibration = message

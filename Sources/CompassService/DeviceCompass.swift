@@ -84,7 +84,10 @@ final class DeviceCompass {
         lastSampleTime = time
         lastSampleWall = moment.wall
         isStale = false
-        if kept == .kept || calibrationChanged || fitter.state != publishedCalibration?.state {
+        let guidanceChanged =
+            fitter.showsInterferenceMessage(interference: output.interference)
+            != (publishedCalibration?.message == CalibrationFitter.interferenceMessage)
+        if kept == .kept || calibrationChanged || fitter.state != publishedCalibration?.state || guidanceChanged {
             publishCalibrationIfChanged(into: &out)
         }
         // Decide on the few fields that matter, and build the message (with its timestamp) only to publish it.

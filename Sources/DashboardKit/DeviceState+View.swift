@@ -21,7 +21,8 @@ extension DeviceState {
             tiltText: tiltText,
             interference: heading?.interference ?? false,
             interferenceText: (heading?.interference ?? false)
-                ? "Magnetic interference: the field is not what it should be here. Move away from metal, magnets and electronics."
+                ? "Magnetic interference: the field is not what it should be here. Move away from metal, magnets and electronics"
+                    + (heading?.calibration == "calibrated" ? "." : ", or calibrate (move the phone in a figure-8).")
                 : nil,
             calibration: calibrationView,
             x: position?.x,
