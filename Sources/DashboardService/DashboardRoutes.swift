@@ -28,6 +28,8 @@ struct DashboardRoutes: Sendable {
         // Requests by route and status, and their duration (swift-metrics; served with --metrics-port): first, so
         // it sees every route, unknown ones included.
         router.add(middleware: MetricsMiddleware())
+        // Commands only from the dashboard's own page or from scripts, as JSON: before the routes, so it guards them all.
+        router.add(middleware: CrossSiteGuard())
         router.get("/") { _, _ in serve("index.html") }
         router.get("/healthz") { _, _ in JSONResponse.make(["status": "ok"]) }
         router.get("/api/state") { request, _ in

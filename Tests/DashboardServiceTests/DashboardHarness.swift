@@ -62,6 +62,21 @@ struct DashboardHarness: Sendable {
         return (Int(response.status.code), object ?? [:])
     }
 
+    /// A request with the given method, headers and body (no Content-Type unless `headers` holds one), the
+    /// answer's status and JSON object.
+    func send(
+        _ path: String, method: HTTPMethod = .POST, headers: [(String, String)], body: String
+    ) async throws -> (status: Int, body: [String: Any]) {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(string: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let answer = try await response.body.collect(upTo: 1024 * 1024)
+        let object = try? JSONSerialization.jsonObject(with: Data(String(buffer: answer).utf8)) as? [String: Any]
+        return (Int(response.status.code), object ?? [:])
+    }
+
     /// The JSON of a GET.
     func getJSON(_ path: String) async throws -> (status: Int, body: [String: Any]) {
         let (status, _, text) = try await get(path)
