@@ -19,22 +19,27 @@
 /// restart or a redelivered message never counts a step twice, and a later count restores any step lost with a
 /// message that was never applied.
 public struct StepTally: Sendable, Hashable {
-    /// The last count the device reported; nil before its first message.
-    public var lastCount: Int64?
     /// Steps counted across every session.
     public var total: Int64
-    /// The session's counts applied most recently, oldest first, at most ``recentLimit``, ending with ``lastCount``.
+    /// The session's counts applied most recently, oldest first, at most ``recentLimit``; the last is ``lastCount``.
     public private(set) var recent: [Int64]
+
+    /// The last count the device reported; nil before its first message.
+    public var lastCount: Int64? { recent.last }
 
     /// How many of a session's counts ``recent`` keeps: more than a broker redelivers to one device in practice
     /// (the messages between the last acknowledgement that reached it and a crash).
     public static let recentLimit = 64
 
-    public init(lastCount: Int64? = nil, total: Int64 = 0, recent: [Int64]? = nil) {
-        self.lastCount = lastCount
+    /// A tally from its session's recent counts (the last ``recentLimit`` are kept; none before a first message).
+    public init(total: Int64 = 0, recent: [Int64] = []) {
         self.total = total
-        let kept = recent ?? lastCount.map { [$0] } ?? []
-        self.recent = Array(kept.suffix(Self.recentLimit))
+        self.recent = Array(recent.suffix(Self.recentLimit))
+    }
+
+    /// A tally that knows only its last count, which stands in as the one recent count.
+    public init(lastCount: Int64?, total: Int64) {
+        self.init(total: total, recent: lastCount.map { [$0] } ?? [])
     }
 
     /// What one count does to the tally.
@@ -87,7 +92,6 @@ public struct StepTally: Sendable, Hashable {
             if recent.count >= Self.recentLimit { recent.removeFirst(recent.count - Self.recentLimit + 1) }
             recent.append(count)
         }
-        lastCount = count
         total += change.delta
         return change
     }

@@ -9,6 +9,6 @@ extension StepTally {
     /// A tally read from a row. A row written before schema version 2 has no recent counts: its last count stands in.
     init(lastCount: Int64, total: Int64, recentColumn: String) {
         let recent = recentColumn.split(separator: " ").compactMap { Int64($0) }
-        self.init(lastCount: lastCount, total: total, recent: recent.isEmpty ? nil : recent)
+        self.init(total: total, recent: recent.isEmpty ? [lastCount] : recent)
     }
 }

@@ -52,7 +52,7 @@ struct StepTallyTests {
     func fromLastCount() {
         #expect(StepTally(lastCount: 12, total: 40).recent == [12])
         #expect(StepTally().recent.isEmpty)
-        #expect(StepTally(lastCount: 9, total: 9, recent: Array(1...100)).recent == Array(37...100))
+        #expect(StepTally(total: 9, recent: Array(1...100)).recent == Array(37...100))
     }
 
     @Test("a new session of zero adds nothing but resets the baseline")
