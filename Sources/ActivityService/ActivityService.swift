@@ -37,7 +37,6 @@ public actor ActivityService: Service {
     var devices: [String: DeviceActivity] = [:]
     var pending: [StepRecord] = []
     var dirty: Set<String> = []
-    private var syncTopic = ""
     private var nextRetention = ContinuousClock.now
     /// `stepcompass_activity_write_seconds`: the time a batch of steps takes to write.
     private let writeSeconds: Metrics.Timer
@@ -76,7 +75,6 @@ public actor ActivityService: Service {
 
     private func serve() async throws {
         let topics = context.topics
-        self.syncTopic = context.syncTopic
         let requests = try [Topics.DeviceTopic.steps, .permissions].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
         } + [SubscriptionRequest(try TopicFilter(historyTopic), qos: .atLeastOnce)]
@@ -87,13 +85,12 @@ public actor ActivityService: Service {
         let settled = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
             try await handle([message])
         }
-        let subscription = settled.subscription
         let buffered = settled.queued
         try await handle(buffered)
         try await publishDue()
 
         while !Task.isCancelled {
-            switch await subscription.nextBatch(limit: configuration.maximumBatch, before: nextDeadline()) {
+            switch await settled.nextBatch(limit: configuration.maximumBatch, before: nextDeadline()) {
             case .messages(let messages):
                 try await handle(messages)
             case .timeout:
@@ -111,7 +108,6 @@ public actor ActivityService: Service {
     /// Handles messages in order, then writes the steps among them.
     private func handle(_ messages: [BusMessage]) async throws {
         for message in messages {
-            if message.topic == syncTopic { continue }
             let started = ContinuousClock.now
             defer { context.metrics.handled(message, since: started) }
             if message.topic == historyTopic {

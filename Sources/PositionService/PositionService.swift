@@ -47,7 +47,6 @@ public actor PositionService: Service {
     private let decoder = PayloadDecoder()
     private var devices: [String: DevicePosition] = [:]
     private var settled = false
-    private var syncTopic = ""
     private var published = 0
     /// `stepcompass_position_batches_applied_total`: batches of `stepsPerUpdate` steps moved along a heading.
     private let batches: Counter
@@ -72,12 +71,11 @@ public actor PositionService: Service {
 
     private func serve() async throws {
         let topics = context.topics
-        self.syncTopic = context.syncTopic
         let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
         }
         context.logger.info("subscribing; restoring retained positions", metadata: [
-            "position.sync": "\(syncTopic)",
+            "position.sync": "\(context.syncTopic)",
             "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
             "position.stepLength": "\(configuration.estimatedStepLength ? "estimated" : "\(configuration.stepLength)")",
             "position.headingSource": "\(configuration.headingSource.rawValue)",
@@ -85,7 +83,6 @@ public actor PositionService: Service {
         let settledSubscription = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
             try await handle(message)
         }
-        let subscription = settledSubscription.subscription
         let buffered = settledSubscription.queued
         settled = true
         context.logger.info("settled", metadata: [
@@ -94,7 +91,7 @@ public actor PositionService: Service {
         for message in buffered {
             try await handle(message)
         }
-        for await message in subscription {
+        for await message in settledSubscription {
             try await handle(message)
         }
     }
@@ -106,7 +103,7 @@ public actor PositionService: Service {
         // `+/position` also matches our own error topic (`errors/position`) and our own live position messages:
         // neither is an input, and rejecting them would feed the error topic back to us.
         if !message.retain && message.topic.hasSuffix("/position") { return }
-        if message.topic == context.topics.errors(context.service) || message.topic == syncTopic { return }
+        if message.topic == context.topics.errors(context.service) { return }
         if context.isCleared(message) { return }
         guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
             await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")

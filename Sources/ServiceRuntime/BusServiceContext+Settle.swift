@@ -2,20 +2,53 @@ public import Bus
 import Foundation
 import Logging
 
-/// What ``BusServiceContext/subscribeSettled(to:window:retained:)`` hands back.
-public struct SettledSubscription: Sendable {
-    /// The subscription, to read on from.
+/// What ``BusServiceContext/subscribeSettled(to:window:retained:)`` hands back: the messages queued while settling,
+/// and the subscription to read on from, as an async sequence or in batches, without the sync topic's messages (a
+/// late marker of its own, or another instance's).
+public struct SettledSubscription: AsyncSequence, Sendable {
+    public typealias Element = BusMessage
+    public typealias Failure = Never
+
+    /// The subscription underneath, with the sync topic among its filters.
     public let subscription: BusSubscription
     /// The non-retained messages that arrived before the retained state was read (those queued for the service's
     /// persistent session while it was away), in broker order: handle them now.
     public let queued: [BusMessage]
     /// Whether the sync marker came back within the window (if not, the retained state read so far is all there is).
     public let synced: Bool
+    /// The sync topic, whose messages are left out.
+    let syncTopic: String
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: BusSubscription.AsyncIterator
+        let syncTopic: String
+
+        public mutating func next() async -> BusMessage? {
+            while let message = await base.next() {
+                if message.topic != syncTopic { return message }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: subscription.makeAsyncIterator(), syncTopic: syncTopic)
+    }
+
+    /// Up to `limit` messages as ``Bus/BusSubscription/nextBatch(limit:before:)`` gives them, sync messages left out.
+    public func nextBatch(limit: Int, before deadline: ContinuousClock.Instant) async -> SubscriptionBatch {
+        while true {
+            let batch = await subscription.nextBatch(limit: limit, before: deadline)
+            guard case .messages(let messages) = batch else { return batch }
+            let kept = messages.filter { $0.topic != syncTopic }
+            if !kept.isEmpty { return .messages(kept) }
+        }
+    }
 }
 
 extension BusServiceContext {
-    /// The service's own sync topic, `stepcompass/services/{service}/sync`: ``subscribeSettled(to:window:retained:)``
-    /// subscribes to it too, so its messages turn up in the subscription; skip them.
+    /// The service's own sync topic, `stepcompass/services/{service}/sync`, which
+    /// ``subscribeSettled(to:window:retained:)`` subscribes to as well (``SettledSubscription`` leaves its messages out).
     public var syncTopic: String { "\(topics.prefix)/services/\(service)/sync" }
 
     /// Subscribes to `requests` (and the service's ``syncTopic``) in one subscription, says ready, and reads until the
@@ -59,6 +92,6 @@ extension BusServiceContext {
                 "sync.topic": "\(syncTopic)", "sync.waited": "\(window)",
             ])
         }
-        return SettledSubscription(subscription: subscription, queued: queued, synced: synced)
+        return SettledSubscription(subscription: subscription, queued: queued, synced: synced, syncTopic: syncTopic)
     }
 }
