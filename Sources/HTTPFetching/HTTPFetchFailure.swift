@@ -7,23 +7,17 @@ public import AsyncHTTPClient
 public struct HTTPFetchFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable kinds (the raw values are the codes the services publish).
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case connectionRefused, dnsFailure, connectionFailed, timeout, httpStatus, redirectLoop, tooManyRedirects
+        case connectionRefused, dnsFailure, connectionFailed, timeout, redirectLoop, tooManyRedirects
         case truncated, tooLarge
     }
 
     public let kind: Kind
     /// What failed and, where known, why.
     public let message: String
-    /// The HTTP status, for ``Kind/httpStatus``.
-    public let status: Int?
-    /// The response's `Retry-After` header, for ``Kind/httpStatus``.
-    public let retryAfter: String?
 
-    public init(_ kind: Kind, _ message: String, status: Int? = nil, retryAfter: String? = nil) {
+    public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
-        self.status = status
-        self.retryAfter = retryAfter
     }
 
     public var description: String { message }
