@@ -8,12 +8,15 @@ extension Topics {
         switch parts.first {
         case "services": return parts.count == 3 ? "services/\(parts[2])" : "other"
         case "errors": return "errors"
-        case "replies": return "replies"
-        case let root? where root == "markers" || root == "activity" || root == "journal":
-            if parts.count == 2 { return "\(root)/\(parts[1])" }
+        case "markers": return parts.count == 2 ? "markers/\(parts[1])" : "other"
         default: break
         }
+        // `activity`, `journal` and `replies` are not reserved device names: a device's own topic comes first.
         if let (_, suffix) = parseDeviceTopic(topic) { return suffix.rawValue }
-        return "other"
+        switch parts.first {
+        case "replies": return "replies"
+        case let root? where (root == "activity" || root == "journal") && parts.count == 2: return "\(root)/\(parts[1])"
+        default: return "other"
+        }
     }
 }

@@ -25,6 +25,11 @@ struct MetricsTests {
         #expect(topics.kind(of: "stepcompass/journal/walks") == "journal/walks")
         #expect(topics.kind(of: "stepcompass/replies/client-7/abc") == "replies")
         #expect(topics.kind(of: "stepcompass/phone-1/unknown") == "other")
+        // Devices may be called activity, journal or replies (only markers, services, errors, simulation are reserved).
+        #expect(topics.kind(of: "stepcompass/activity/steps") == "steps")
+        #expect(topics.kind(of: "stepcompass/journal/location") == "location")
+        #expect(topics.kind(of: "stepcompass/replies/heading") == "heading")
+        #expect(topics.kind(of: "stepcompass/activity/history") == "activity/history")
         #expect(topics.kind(of: "elsewhere/phone-1/imu") == "other")
     }
 
