@@ -128,7 +128,7 @@ struct CrossSitePolicy: Sendable {
 
 extension HTTPField.Name {
     /// `Sec-Fetch-Site`: the browser's word on where a request comes from (Fetch Metadata).
-    static var secFetchSite: Self { Self("Sec-Fetch-Site")! }
+    static let secFetchSite = Self("Sec-Fetch-Site")!
 }
 
 extension StringProtocol {
