@@ -10,12 +10,7 @@ struct StepsInput: Decodable {
     /// The count as an integer.
     /// - Throws: `InputError` for a negative, fractional, non-finite or too large count.
     func count() throws(InputError) -> Int64 {
-        guard steps.isFinite, steps.rounded() == steps else {
-            throw InputError("'steps' is \(steps); a count must be a whole number")
-        }
-        guard steps >= 0 else { throw InputError("'steps' is \(Int64(steps)); a count cannot be negative") }
-        guard steps < 9.0e15 else { throw InputError("'steps' is \(steps), too large for a step count") }
-        return Int64(steps)
+        try FieldCheck.stepCount(steps)
     }
 }
 

@@ -46,20 +46,6 @@ struct PermissionsInput: Decodable {
     var location: String?
 }
 
-/// A sensor permission, as the contract spells it.
-enum SensorPermission: String, Sendable, Hashable {
-    case authorized, denied, notDetermined, restricted, unavailable
-
-    /// Parses a permission field.
-    static func parse(_ text: String, field: String) throws(InputError) -> SensorPermission {
-        guard let value = SensorPermission(rawValue: text) else {
-            throw InputError(
-                "'\(field)' is '\(text.prefix(40))'; expected authorized, denied, notDetermined, restricted or unavailable")
-        }
-        return value
-    }
-}
-
 /// The payload of `{device}/cmd/bearing-lock`.
 struct BearingLockCommand: Decodable {
     var action: String

@@ -1,4 +1,5 @@
 import JournalKit
+import ServiceRuntime
 
 /// What the journal knows of one device.
 struct DeviceJournal {
@@ -7,7 +8,7 @@ struct DeviceJournal {
     /// The route of that walk so far.
     var tracker: RouteTracker
     /// The device's `location` permission (`authorized`, `denied`, ...); nil until its permissions arrive.
-    var location: String?
+    var location: SensorPermission?
     var auto: AutoWalkDetector
     /// The last step count seen (for `--auto`).
     var lastCount: Int64?
@@ -32,15 +33,15 @@ struct DeviceJournal {
     }
 
     /// Whether the walk's route and photos are recorded now: a walk is on and the location permission is granted.
-    var recording: Bool { walk != nil && location == "authorized" }
+    var recording: Bool { walk != nil && location == .authorized }
 
     /// Why nothing is recorded, in words; nil while recording or with no walk on.
     var pausedReason: String? {
         guard walk != nil else { return nil }
         switch location {
-        case "authorized": return nil
+        case .authorized?: return nil
         case nil: return "waiting for the device's location permission (stepcompass/{device}/permissions)"
-        case let other?: return "the location permission is \(other); nothing is recorded or sent to a photo service"
+        case let other?: return "the location permission is \(other.rawValue); nothing is recorded or sent to a photo service"
         }
     }
 }

@@ -102,7 +102,6 @@ public actor JournalService: Service {
         let settled = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
             await handle(message)
         }
-        let subscription = settled.subscription
         for message in settled.queued { await handle(message) }
         try await flush()
         try await publishChanged()
@@ -110,7 +109,7 @@ public actor JournalService: Service {
         // Rests are checked at least this often (--auto).
         let tick = Duration.milliseconds(Int64(min(5, configuration.restSeconds / 4) * 1_000))
         while !Task.isCancelled {
-            switch await subscription.nextBatch(limit: configuration.maximumBatch, before: .now.advanced(by: tick)) {
+            switch await settled.nextBatch(limit: configuration.maximumBatch, before: .now.advanced(by: tick)) {
             case .messages(let messages):
                 for message in messages { await handle(message) }
             case .timeout:
@@ -127,7 +126,6 @@ public actor JournalService: Service {
     }
 
     private func handle(_ message: BusMessage) async {
-        if message.topic == context.syncTopic { return }
         let started = ContinuousClock.now
         defer { context.metrics.handled(message, since: started) }
         do {
@@ -150,16 +148,17 @@ public actor JournalService: Service {
             switch topic {
             case .permissions:
                 let input = try decoder.decode(PermissionsInput.self, from: message.payload)
-                if let location = input.location {
+                if let text = input.location {
+                    let location = try SensorPermission.parse(text, field: "location")
                     devices[device, default: newDevice()].location = location
-                    if location != "authorized" { devices[device]?.lastFix = nil }  // never start a route from it
+                    if location != .authorized { devices[device]?.lastFix = nil }  // never start a route from it
                     changed.insert(device)
                     wake.signal()  // lookups held for this device may run now
                 }
             case .location:
                 try await location(try decoder.decode(LocationInput.self, from: message.payload), device: device)
             case .position:
-                position(try decoder.decode(PositionInput.self, from: message.payload), device: device)
+                try position(try decoder.decode(PositionInput.self, from: message.payload), device: device)
             case .steps:
                 try await steps(try decoder.decode(StepsInput.self, from: message.payload), device: device)
             case .commandWalk:
@@ -190,11 +189,12 @@ public actor JournalService: Service {
         guard coordinate.isValid else {
             throw InputError("'latitude' and 'longitude' must be degrees in [-90, 90] and [-180, 180]")
         }
+        if let altitude = input.altitude { _ = try FieldCheck.finite(altitude, "altitude", in: FieldCheck.altitudes) }
         let time = try Timestamp.date(input.timestamp).timeIntervalSince1970
         var state = devices[device] ?? newDevice()
         if let accuracy = input.horizontalAccuracy, !(accuracy >= 0 && accuracy <= configuration.route.maximumAccuracy) {
             // A poor fix is normal (indoors, a cold start): not an error, and not part of the route.
-        } else if state.location == "authorized" {
+        } else if state.location == .authorized {
             state.lastFix = .init(coordinate: coordinate, altitude: input.altitude, accuracy: input.horizontalAccuracy, time: time)
         }
         if state.recording {
@@ -205,9 +205,9 @@ public actor JournalService: Service {
         devices[device] = state
     }
 
-    private func position(_ input: PositionInput, device: String) {
+    private func position(_ input: PositionInput, device: String) throws(InputError) {
+        let time = try Timestamp.date(input.timestamp).timeIntervalSince1970
         guard var state = devices[device], state.recording, input.x.isFinite, input.y.isFinite else { return }
-        let time = (input.timestamp.flatMap { Timestamp.parse($0) } ?? Date()).timeIntervalSince1970
         let update = state.tracker.deadReckoned(north: input.x, east: input.y, time: time)
         state.pendingRoute += update.points
         state.pendingPoints += update.photoPoints
@@ -215,9 +215,8 @@ public actor JournalService: Service {
     }
 
     private func steps(_ input: StepsInput, device: String) async throws {
-        guard input.steps.isFinite, input.steps >= 0, let count = Int64(exactly: input.steps.rounded(.down)) else {
-            throw InputError("'steps' must be a count of 0 or more")
-        }
+        let count = try FieldCheck.stepCount(input.steps)
+        _ = try Timestamp.date(input.timestamp)  // a malformed timestamp is reported, whatever the count
         var state = devices[device] ?? newDevice()
         // The first count seen is a baseline (after a restart, a resting phone's unchanged total is not a step).
         let moved = state.lastCount.map { count > $0 } ?? false
@@ -226,7 +225,6 @@ public actor JournalService: Service {
             devices[device] = state
             return
         }
-        _ = try Timestamp.date(input.timestamp)  // a malformed timestamp is still reported
         // Rest is real time: the receive time, on the same clock as the rest check (a simulator's or a replay's
         // timestamps may be hours away from it).
         let decision = state.auto.stepped(at: Date().timeIntervalSince1970, walking: state.walk != nil)

@@ -76,4 +76,20 @@ public enum FieldCheck {
         }
         return value
     }
+
+    /// The contract's range of a location's `altitude`, in metres: the World Magnetic Model's (GeoMagnetism's
+    /// `GeodeticPosition.altitudeRange`).
+    public static let altitudes: ClosedRange<Double> = -1_000...850_000
+
+    /// A step count (`steps` of `stepcompass/{device}/steps`): a whole number, 0 or more, below 9e15 (exact in a
+    /// Double).
+    /// - Throws: ``InputError`` for a negative, fractional, non-finite or too large count.
+    public static func stepCount(_ steps: Double) throws(InputError) -> Int64 {
+        guard steps.isFinite, steps.rounded() == steps else {
+            throw InputError("'steps' is \(steps); a count must be a whole number")
+        }
+        guard steps >= 0 else { throw InputError("'steps' is \(Int64(steps)); a count cannot be negative") }
+        guard steps < 9.0e15 else { throw InputError("'steps' is \(steps), too large for a step count") }
+        return Int64(steps)
+    }
 }

@@ -111,7 +111,7 @@ public enum Timestamp {
     }
 
     /// Year, month and day of a day count from 1970-01-01 (Hinnant's `civil_from_days`).
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    package static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -123,7 +123,8 @@ public enum Timestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    /// Days in a month of a year (proleptic Gregorian).
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -132,7 +133,7 @@ public enum Timestamp {
     }
 
     /// Days from 1970-01-01 (Hinnant's `days_from_civil`).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -179,6 +179,47 @@ struct JournalServiceTests {
         try await fixture.stop()
     }
 
+    @Test("input outside the contract is rejected as position, activity and the compass reject it, and loses nothing else")
+    func contractChecks() async throws {
+        let fixture = try await JournalFixture()
+        try await fixture.start()
+        try await fixture.permit("strict")
+        try await fixture.command("strict", #"{"action": "start"}"#)
+        _ = try #require(await fixture.journal("strict") { $0.recording })
+        // A permission outside the contract's values is not taken (the granted one stays), nor echoed.
+        try await fixture.permit("strict", location: "sometimes")
+        let permission = try #require(await fixture.errors.next(timeout: .seconds(10)))
+        #expect(permission.text.contains("'location' is 'sometimes'; expected authorized, denied, notDetermined, restricted or unavailable"))
+        // A fractional step count, with the position and activity services' wording.
+        try await fixture.publish("stepcompass/strict/steps", #"{"steps": 2.5}"#)
+        #expect(await fixture.errors.next(timeout: .seconds(10))?.text.contains("'steps' is 2.5; a count must be a whole number") == true)
+        try await fixture.publish("stepcompass/strict/steps", #"{"steps": 3, "timestamp": "soon"}"#)
+        #expect(await fixture.errors.next(timeout: .seconds(10))?.text.contains("'timestamp' is 'soon', not an ISO 8601 date") == true)
+        try await fixture.fix("strict", north: 0, seconds: 0)
+        // An altitude outside the contract's range: the fix 400 m away is not part of the route.
+        try await fixture.fix("strict", north: 400, seconds: 10, altitude: 900_000)
+        #expect(await fixture.errors.next(timeout: .seconds(10))?.text.contains("'altitude' is 900000.0, outside -1000.0...850000.0") == true)
+        // A malformed position timestamp is reported, not taken as now: the position 1 km away is not recorded.
+        try await fixture.publish("stepcompass/strict/position", #"{"timestamp": "yesterday", "x": 1000, "y": 0}"#)
+        #expect(await fixture.errors.next(timeout: .seconds(10))?.text.contains("'timestamp' is 'yesterday', not an ISO 8601 date") == true)
+        // The walk goes on, recorded (the permission is still granted), from the good fixes only.
+        for step in 1...6 { try await fixture.fix("strict", north: Double(step) * 20, seconds: 20 + Double(step) * 15) }
+        let photo = try #require(await fixture.photo("strict") { $0.status == "found" })
+        #expect(photo.point == 1)
+        try await fixture.command("strict", #"{"action": "stop"}"#)
+        let stopped = try #require(await fixture.journal("strict") { $0.walk == nil })
+        #expect(!stopped.recording)
+        let walks = try await fixture.request(#"{"device": "strict"}"#)
+        let walk = try #require((walks["walks"] as? [[String: Any]])?.first)
+        let distance = try #require(walk["distance"] as? Double)
+        #expect(abs(distance - 120) < 1, "a rejected fix or position counted: \(distance)")
+        let id = try #require(walk["id"] as? String)
+        let route = try #require(try await fixture.request(#"{"device": "strict", "walk": "\#(id)"}"#)["route"] as? [[String: Any]])
+        #expect(route.count == 7)
+        #expect(route.allSatisfy { $0["source"] as? String == "gps" })
+        try await fixture.stop()
+    }
+
     @Test("--auto: the first steps after a rest start a walk (the first count seen is a baseline), a rest stops it")
     func auto() async throws {
         let fixture = try await JournalFixture()

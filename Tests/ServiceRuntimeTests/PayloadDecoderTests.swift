@@ -52,4 +52,33 @@ struct PayloadDecoderTests {
         #expect(throws: InputError.self) { try FieldCheck.finite(91, "latitude", in: -90...90) }
         #expect(try FieldCheck.finite(45, "latitude", in: -90...90) == 45)
     }
+
+    @Test("a step count must be a whole number, 0 or more, below 9e15")
+    func stepCount() throws {
+        #expect(try FieldCheck.stepCount(0) == 0)
+        #expect(try FieldCheck.stepCount(12_345) == 12_345)
+        #expect(throws: InputError("'steps' is 2.5; a count must be a whole number")) { try FieldCheck.stepCount(2.5) }
+        #expect(throws: InputError("'steps' is -4; a count cannot be negative")) { try FieldCheck.stepCount(-4) }
+        #expect(throws: InputError("'steps' is nan; a count must be a whole number")) { try FieldCheck.stepCount(.nan) }
+        #expect(throws: InputError("'steps' is 1e+16, too large for a step count")) { try FieldCheck.stepCount(1e16) }
+    }
+
+    @Test("a location's altitude is checked against the contract's range, -1,000 to 850,000 m")
+    func altitude() throws {
+        #expect(try FieldCheck.finite(-1_000, "altitude", in: FieldCheck.altitudes) == -1_000)
+        #expect(try FieldCheck.finite(850_000, "altitude", in: FieldCheck.altitudes) == 850_000)
+        #expect(throws: InputError("'altitude' is 900000.0, outside -1000.0...850000.0")) {
+            try FieldCheck.finite(900_000, "altitude", in: FieldCheck.altitudes)
+        }
+    }
+
+    @Test("a sensor permission is one of the contract's five values")
+    func permission() throws {
+        #expect(try SensorPermission.parse("authorized", field: "location") == .authorized)
+        #expect(try SensorPermission.parse("notDetermined", field: "motion") == .notDetermined)
+        #expect(SensorPermission.allCases.count == 5)
+        #expect(throws: InputError("'location' is 'sometimes'; expected authorized, denied, notDetermined, restricted or unavailable")) {
+            try SensorPermission.parse("sometimes", field: "location")
+        }
+    }
 }
