@@ -97,12 +97,12 @@ let package = Package(
         .target(name: "PositionKit"),
         .target(name: "WalkerSimulation", dependencies: ["GeoMagnetism"]),
         .target(name: "MarkerKit"),
-        .target(name: "DashboardKit", dependencies: ["MarkerKit"]),
+        .target(name: "DashboardKit", dependencies: ["MarkerKit", "StepCompassContract"]),
         .target(name: "StepDetection"),
         .target(name: "StepCompassContract"),
         .target(name: "PhoneFormats", dependencies: ["StepCompassContract"]),
         .target(name: "ActivityKit"),
-        .target(name: "JournalKit"),
+        .target(name: "JournalKit", dependencies: ["StepCompassContract"]),
         .target(name: "HomeAssistantKit"),
 
         // MARK: Storage: the activity store protocol and its two implementations (SQLite, PostgreSQL)

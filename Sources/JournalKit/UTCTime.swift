@@ -1,45 +1,16 @@
-/// Calendar arithmetic in UTC (proleptic Gregorian), without `DateFormatter`: deterministic, locale-free and
-/// safe to use from any thread.
+import StepCompassContract
+
+/// The photo services' dates and GPX's `xsd:dateTime` in UTC, without `DateFormatter`: deterministic, locale-free and
+/// safe to use from any thread. The civil-calendar arithmetic (proleptic Gregorian) is the contract's ``Timestamp``'s;
+/// the formats differ from the contract's (`yyyy-MM-dd HH:mm:ss` and bare dates are read, a whole second is written
+/// without milliseconds), so they are kept here.
 enum UTCTime {
-    /// Days since 1970-01-01 of a civil date (H. Hinnant's `days_from_civil`).
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = (month + 9) % 12
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Days in a month of a year.
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
     /// Seconds since 1970 of a UTC date and time; nil when a field is out of range.
     static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Double? {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day),
+        guard (1...9999).contains(year), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
-        return Double(days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
+        return Double(Timestamp.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
     }
 
     /// Parses `yyyy-MM-dd HH:mm:ss`, `yyyy-MM-dd'T'HH:mm:ss` or `yyyy-MM-dd` (optionally followed by `Z`) as UTC,
@@ -77,8 +48,8 @@ enum UTCTime {
         let fraction = Int(milliseconds - Int64(seconds) * 1000)
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = seconds - days * 86_400
-        let date = civil(days: days)
-        var text = pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2) + "T"
+        let (year, month, day) = Timestamp.civilFromDays(days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if fraction != 0 { text += "." + pad(fraction, 3) }
         return text + "Z"
