@@ -1,13 +1,20 @@
 import Foundation
+import StepCompassContract
 
-extension DeviceState {
-    /// The Activity panel of this device.
-    var activityView: ActivityView {
+extension ActivityView {
+    /// The panel of a device without an `activity` message.
+    static let notReported = ActivityView(
+        reported: false, today: nil, todayText: DisplayText.todaySteps(nil), days: [], maxSteps: 1,
+        chartLabel: ActivityText.chartLabel, weekText: nil, band: nil, bandText: nil, bandDetailText: nil,
+        cadence: nil, cadenceText: nil, authorization: nil, guidance: nil, playlist: nil, updatedText: nil)
+
+    /// The Activity panel of a device's last `activity` message (``notReported`` without one).
+    ///
+    /// ``DeviceState`` builds it when the message changes, not on every heading or position.
+    init(report activity: ActivityReport?) {
         guard let activity else {
-            return ActivityView(
-                reported: false, today: nil, todayText: DisplayText.todaySteps(nil), days: [], maxSteps: 1,
-                chartLabel: ActivityText.chartLabel, weekText: nil, band: nil, bandText: nil, bandDetailText: nil,
-                cadence: nil, cadenceText: nil, authorization: nil, guidance: nil, playlist: nil, updatedText: nil)
+            self = .notReported
+            return
         }
         let days = Array(activity.days.suffix(7))
         let today = activity.today ?? days.last
@@ -20,7 +27,7 @@ extension DeviceState {
         let mean = activity.dailyMean ?? (days.isEmpty ? nil : Double(weekTotal) / 7)
         let authorized = activity.authorization == nil || activity.authorization == "authorized"
         let cadence = activity.cadence.flatMap { $0.isFinite ? $0 : nil }
-        return ActivityView(
+        self.init(
             reported: true,
             today: today,
             todayText: DisplayText.todaySteps(today),
@@ -47,20 +54,26 @@ enum ActivityText {
     private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
+    /// The Gregorian calendar in UTC, built once.
+    private static let utcCalendar = gregorian(in: TimeZone(identifier: "UTC")!)
+
+    private static func gregorian(in zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+
     /// A Gregorian calendar in the device's zone (UTC when unknown).
     static func calendar(timeZone: String?) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
-        return calendar
+        guard let zone = timeZone.flatMap(TimeZone.init(identifier:)), zone.identifier != utcCalendar.timeZone.identifier else {
+            return utcCalendar
+        }
+        return gregorian(in: zone)
     }
 
     /// An ISO 8601 timestamp, with or without fractional seconds.
     static func date(from text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        Timestamp.parse(text)
     }
 
     /// One bar: named by its weekday and date when the timestamp is known, else by how many days ago.

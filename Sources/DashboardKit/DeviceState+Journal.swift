@@ -37,11 +37,12 @@ extension DeviceState {
 enum JournalText {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    private static var utc: Calendar {
+    /// The Gregorian calendar in UTC, built once.
+    private static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
-    }
+    }()
 
     /// `350 m` below a kilometre, `1.24 km` from one.
     static func distance(_ metres: Double) -> String {

@@ -9,7 +9,12 @@ public struct DeviceState: Sendable, Hashable {
     public internal(set) var bearingLock: BearingLockReport?
     public internal(set) var location: LocationReport?
     public internal(set) var permissions: PermissionsReport?
-    public internal(set) var activity: ActivityReport?
+    public internal(set) var activity: ActivityReport? {
+        didSet { activityView = ActivityView(report: activity) }
+    }
+    /// The Activity panel of ``activity``, built when that changes rather than in ``view``, which runs on every
+    /// heading and position.
+    private(set) var activityView = ActivityView.notReported
     /// The journal's last `journal` message, and the `journal/photo` points of its walk in point order (at most
     /// ``journalPointLimit``, the furthest along).
     public internal(set) var journal: JournalReport?
