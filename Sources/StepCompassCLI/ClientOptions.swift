@@ -15,6 +15,19 @@ struct ClientOptions: ParsableArguments {
     }
 }
 
+/// The `--wait` of a command that reads the broker's retained messages (`devices`, `status`).
+struct RetainedReadOptions: ParsableArguments {
+    @Option(name: .customLong("wait"), help: "Seconds to wait at most for the retained messages (default 2).")
+    var wait: Double = 2
+
+    func validate() throws {
+        guard wait.isFinite, wait > 0, wait <= 300 else { throw ValidationError("--wait must be more than 0 and at most 300 seconds") }
+    }
+
+    /// How long to wait for the retained messages.
+    var window: Duration { .seconds(checked: wait) }
+}
+
 /// The options of a command to one device.
 struct DeviceOptions: ParsableArguments {
     @Option(name: .customLong("device"), help: "The device (default: the only device that has published).")

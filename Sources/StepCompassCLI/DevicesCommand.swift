@@ -23,22 +23,13 @@ struct DevicesCommand: AsyncParsableCommand {
     @Flag(name: .customLong("json"), help: "Print the devices as JSON: {\"devices\": [{\"device\", \"lastSeen\", \"topics\"}]}.")
     var json = false
 
-    @Option(name: .customLong("wait"), help: "Seconds to wait at most for the retained messages (default 2).")
-    var wait: Double = 2
-
-    func validate() throws {
-        guard wait.isFinite, wait > 0, wait <= 300 else { throw ValidationError("--wait must be more than 0 and at most 300 seconds") }
-    }
+    @OptionGroup var retained: RetainedReadOptions
 
     func run() async throws {
-        let (json, window) = (json, Duration.seconds(checked: wait))
+        let (json, window) = (json, retained.window)
         try await ClientConnection.run(client) { connection in
             let devices = try await DeviceDiscovery(bus: connection.bus, topics: connection.topics, window: window).inventory()
-            if json {
-                Terminal.print(String(decoding: DiscoveredDevice.json(devices), as: UTF8.self))
-            } else {
-                for line in DiscoveredDevice.table(devices) { Terminal.print(line) }
-            }
+            Terminal.print(json: json) { DiscoveredDevice.json(devices) } lines: { DiscoveredDevice.table(devices) }
         }
     }
 }

@@ -31,22 +31,13 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(name: .customLong("json"), help: "Print the statuses as JSON (state: online, offline, missing or unreadable).")
     var json = false
 
-    @Option(name: .customLong("wait"), help: "Seconds to wait at most for the retained messages (default 2).")
-    var wait: Double = 2
-
-    func validate() throws {
-        guard wait.isFinite, wait > 0, wait <= 300 else { throw ValidationError("--wait must be more than 0 and at most 300 seconds") }
-    }
+    @OptionGroup var retained: RetainedReadOptions
 
     func run() async throws {
-        let (json, window) = (json, Duration.seconds(checked: wait))
+        let (json, window) = (json, retained.window)
         try await ClientConnection.run(client) { connection in
             let status = try await StackStatusReader(bus: connection.bus, topics: connection.topics, window: window).read()
-            if json {
-                Terminal.print(String(decoding: status.json(), as: UTF8.self))
-            } else {
-                for line in status.lines() { Terminal.print(line) }
-            }
+            Terminal.print(json: json) { status.json() } lines: { status.lines() }
             if !status.allOnline { throw ExitCode.failure }
         }
     }

@@ -18,6 +18,15 @@ enum Terminal {
         write(line + "\n")
     }
 
+    /// Writes a report: its JSON as it is with `--json`, else its lines for people.
+    static func print(json: Bool, _ data: () -> Data, lines: () -> [String]) {
+        if json {
+            print(String(decoding: data(), as: UTF8.self))
+        } else {
+            for line in lines() { print(line) }
+        }
+    }
+
     /// Writes `error: message` to standard error.
     static func error(_ message: String) {
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))

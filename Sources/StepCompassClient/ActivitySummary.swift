@@ -92,10 +92,7 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = Locale(identifier: "en_US_POSIX")
         calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = calendar.timeZone
-        formatter.dateFormat = "EEE dd MMM"
+        let formatter = ClientText.dateFormatter("EEE dd MMM", zone: calendar.timeZone)
         return (0..<count).map { index in
             let back = count - 1 - index
             guard let end = Timestamp.parse(timestamp), let day = calendar.date(byAdding: .day, value: -back, to: end) else {

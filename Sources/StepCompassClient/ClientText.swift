@@ -1,15 +1,29 @@
 public import Foundation
 import ServiceRuntime
 
-/// The small texts `status` and `devices` share: times, lengths of time, tables.
+/// The small texts the commands share (`status`, `devices`, `walks`, `history`, `activity`): times, lengths of time, tables.
 enum ClientText {
-    /// `2026-11-22 10:15:30` (UTC).
-    static func utc(_ date: Date) -> String {
+    /// `2026-11-22 10:15:30` and `2026-11-22 10:15` (UTC): built once, as a table has a cell of them per row.
+    private static let utcSeconds = dateFormatter("yyyy-MM-dd HH:mm:ss")
+    private static let utcMinutes = dateFormatter("yyyy-MM-dd HH:mm")
+
+    /// A formatter of `format` in `zone`, in the fixed POSIX locale (the same output whatever the user's locale).
+    static func dateFormatter(_ format: String, zone: TimeZone = .gmt) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .gmt
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
+        formatter.timeZone = zone
+        formatter.dateFormat = format
+        return formatter
+    }
+
+    /// `2026-11-22 10:15:30` (UTC).
+    static func utc(_ date: Date) -> String {
+        utcSeconds.string(from: date)
+    }
+
+    /// `2026-11-22 10:15` (UTC).
+    static func utcMinute(_ date: Date) -> String {
+        utcMinutes.string(from: date)
     }
 
     /// A length of time in its two largest units: `42 s`, `5 min 3 s`, `3 h 12 min`, `2 d 3 h`.
@@ -22,13 +36,16 @@ enum ClientText {
         return "\(rest) s"
     }
 
-    /// Rows in columns two spaces apart, text left-aligned, no trailing spaces.
-    static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+    /// Rows in columns two spaces apart, text left-aligned and the `rightAligned` columns (numbers) right-aligned,
+    /// no trailing spaces: the tables of `status`, `devices`, `walks` and `history`.
+    static func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { cells in
-            cells.enumerated().map { column, cell in cell + String(repeating: " ", count: widths[column] - cell.count) }
-                .joined(separator: "  ").trimmingTrailingSpaces()
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ").trimmingTrailingSpaces()
         }
     }
 

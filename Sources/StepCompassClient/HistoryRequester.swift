@@ -89,28 +89,14 @@ public struct HistoryResult: Sendable, Hashable {
     /// A table: each bucket's start in the device's time zone and its steps, then the total.
     public func table() throws(StepCompassClientError) -> [String] {
         let buckets = try buckets()
-        let zone = TimeZone(identifier: timeZone) ?? .gmt
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = reply.granularity == "day" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm"
-        let starts = buckets.map { bucket in Timestamp.parse(bucket.start).map(formatter.string(from:)) ?? bucket.start }
-        let counts = buckets.map { ActivitySummary.grouped($0.steps) }
+        let formatter = ClientText.dateFormatter(reply.granularity == "day" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm",
+                                                 zone: TimeZone(identifier: timeZone) ?? .gmt)
+        let header = ["start (\(timeZone))", "steps"]
+        guard !buckets.isEmpty else { return ClientText.table(header, [], rightAligned: [1]) + ["(no steps in this range)"] }
+        let rows = buckets.map { bucket in
+            [Timestamp.parse(bucket.start).map(formatter.string(from:)) ?? bucket.start, ActivitySummary.grouped(bucket.steps)]
+        }
         let total = ActivitySummary.grouped(buckets.reduce(0) { $0 + $1.steps })
-        let header = "start (\(timeZone))"
-        let startWidth = max(header.count, starts.map(\.count).max() ?? 0, "total".count)
-        let stepsWidth = max("steps".count, counts.map(\.count).max() ?? 0, total.count)
-        func row(_ left: String, _ right: String) -> String {
-            left + String(repeating: " ", count: startWidth - left.count) + "  "
-                + String(repeating: " ", count: stepsWidth - right.count) + right
-        }
-        var lines = [row(header, "steps")]
-        if buckets.isEmpty {
-            lines.append("(no steps in this range)")
-            return lines
-        }
-        for (start, count) in zip(starts, counts) { lines.append(row(start, count)) }
-        lines.append(row("total", total))
-        return lines
+        return ClientText.table(header, rows + [["total", total]], rightAligned: [1])
     }
 }

@@ -134,16 +134,8 @@ public struct WalkList: Sendable, Hashable {
             [walk.id, walk.name.flatMap { $0.isEmpty ? nil : $0 } ?? "—", JournalWalk.minute(walk.started),
              walk.stopped.map(JournalWalk.minute) ?? "on", JournalWalk.distanceText(walk.distance), "\(walk.photos)"]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        // Text left-aligned, numbers right-aligned; no trailing spaces.
-        let rightAligned: Set<Int> = [4, 5]
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return rightAligned.contains(column) ? padding + cell : cell + padding
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }
-        return [line(header)] + rows.map(line)
+        // Text left-aligned, numbers right-aligned.
+        return ClientText.table(header, rows, rightAligned: [4, 5])
     }
 }
 

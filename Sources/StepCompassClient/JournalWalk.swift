@@ -32,12 +32,7 @@ public struct JournalWalk: Sendable, Hashable, Decodable {
 
     /// `2026-11-23 08:00` (UTC), or the timestamp as it came when it cannot be read.
     static func minute(_ timestamp: String) -> String {
-        guard let date = Timestamp.parse(timestamp) else { return timestamp }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .gmt
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
+        Timestamp.parse(timestamp).map(ClientText.utcMinute) ?? timestamp
     }
 
     /// `850 m`, `4.23 km`.
