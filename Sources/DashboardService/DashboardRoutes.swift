@@ -64,9 +64,9 @@ struct DashboardRoutes: Sendable {
         router.get("/api/devices/:device/walks/:walk") { _, context in
             await walk(context)
         }
+        let photos = JournalPhotos(directory: configuration.journalCacheDirectory)
         router.get("/journal/photos/:file") { _, context in
-            let photos = JournalPhotos(directory: configuration.journalCacheDirectory)
-            return await photos.response(file: context.parameters.get("file") ?? "", context: context)
+            await photos.response(file: context.parameters.get("file") ?? "", context: context)
         }
         router.get("/api/markers/:marker/nearest") { request, context in
             await nearest(request, context)

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -11,8 +10,11 @@ import NIOCore
 /// photo's id), so browsers may keep them a day.
 struct JournalPhotos: Sendable {
     /// The journal's cache folder.
-    let directory: String
-    let fileIO = FileIO()
+    let folder: FolderFile
+
+    init(directory: String) {
+        folder = FolderFile(directory: directory)
+    }
 
     /// The longest file name served (the journal's are at most about 105 characters).
     static let maximumNameLength = 160
@@ -41,21 +43,14 @@ struct JournalPhotos: Sendable {
             return JSONResponse.error(
                 "badRequest", "not a photo file name: letters, digits, _ and - then .jpg, .png, .gif or .webp", status: .badRequest)
         }
-        let path = URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(name).path
+        let path = folder.path(name)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             attributes[.type] as? FileAttributeType == .typeRegular
         else {
             return notFound(name)
         }
         do {
-            let body = try await fileIO.loadFile(path: path, context: context)
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: contentType, .cacheControl: "public, max-age=86400",
-                    HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-                ],
-                body: body)
+            return try await folder.response(path: path, contentType: contentType, context: context)
         } catch {
             return notFound(name)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -12,8 +11,12 @@ import NIOCore
 /// stylesheet points there), so no name can leave the folder. Symbolic links the package installed are followed.
 struct VendorFiles: Sendable {
     /// Leaflet's folder.
-    let directory: String
-    let fileIO = FileIO()
+    let folder: FolderFile
+    var directory: String { folder.directory }
+
+    init(directory: String) {
+        folder = FolderFile(directory: directory)
+    }
 
     /// The one subfolder served (Leaflet's icons, named relative to its stylesheet).
     static let subfolders: Set<String> = ["images"]
@@ -82,22 +85,13 @@ struct VendorFiles: Sendable {
             return JSONResponse.error("notFound", "no file '\(relative)' in Leaflet's folder", status: .notFound)
         }
         do {
-            let body = try await fileIO.loadFile(path: path(relative), context: context)
-            return Response(
-                status: .ok,
-                headers: [
-                    .contentType: contentType, .cacheControl: "public, max-age=86400",
-                    HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-                ],
-                body: body)
+            return try await folder.response(path: path(relative), contentType: contentType, context: context)
         } catch {
             return JSONResponse.error("notFound", "no file '\(relative)' in Leaflet's folder", status: .notFound)
         }
     }
 
-    private func path(_ relative: String) -> String {
-        URL(fileURLWithPath: directory, isDirectory: true).appendingPathComponent(relative).path
-    }
+    private func path(_ relative: String) -> String { folder.path(relative) }
 
     private func first(of names: [String]) -> String? { names.first(where: isFile) }
 
