@@ -18,7 +18,7 @@ PHOTO_PORT ?=
 # none); PROMETHEUS=on also runs prometheus scraping them on PROMETHEUS_PORT (9090). Set them in the environment.
 SWIFT ?= swift
 
-.PHONY: run test deps build release tsan benchmark clean
+.PHONY: run test deps build release tsan benchmark clean lint format
 
 deps:
 	@scripts/ensure-deps.sh
@@ -40,7 +40,17 @@ run: release
 # broker or a child process would wait behind it.
 PURE_TESTS = ^(ActivityKitTests|CompassKitTests|DashboardKitTests|GeoMagnetismTests|JournalKitTests|MarkerKitTests|PhoneFormatsTests|PositionKitTests|StepDetectionTests|WalkerSimulationTests)\.
 
-test: build
+# The code's layout (.swift-format: 4 spaces, 150 columns): `make format` rewrites it in place, `make lint` (run by
+# make test, first) fails on any file that `make format` would change.
+SWIFT_FORMAT_PATHS = Package.swift Sources Tests Benchmarks
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
+
+test: lint build
 	$(SWIFT) test --skip-build --filter '$(PURE_TESTS)'
 	$(SWIFT) test --skip-build --skip '$(PURE_TESTS)' --skip PipelineEndToEndTests
 	$(SWIFT) test --skip-build --filter PipelineEndToEndTests

@@ -83,10 +83,14 @@ let package = Package(
         .target(name: "Bus"),
         .target(name: "InMemoryBus", dependencies: ["Bus"]),
         .target(name: "MosquittoBus", dependencies: ["Bus", "CMosquitto", log]),
-        .target(name: "BusTesting", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", log,
-                                                .product(name: "NIOCore", package: "swift-nio"),
-                                                .product(name: "NIOPosix", package: "swift-nio"),
-                                                .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .target(
+            name: "BusTesting",
+            dependencies: [
+                "Bus", "InMemoryBus", "MosquittoBus", log,
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // Helpers only this package's tests use (package access, not a product), as swift-configuration's
         // ConfigurationTestingInternal: the one seeded generator, running a built service group.
         .target(name: "StepCompassTesting", dependencies: ["WalkerSimulation", lifecycle]),
@@ -108,73 +112,101 @@ let package = Package(
         // MARK: Storage: the activity store protocol and its two implementations (SQLite, PostgreSQL)
         .target(
             name: "ActivityStore",
-            dependencies: ["ActivityKit", log,
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "ActivityKit", log,
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
 
         // MARK: Storage: the journal's walks, routes and photos, in the same databases as the activity history
         .target(
             name: "JournalStore",
-            dependencies: ["JournalKit", "ActivityStore", log,
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "JournalKit", "ActivityStore", log,
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
 
         // MARK: The runtime every executable shares
         .target(
             name: "ServiceRuntime",
-            dependencies: ["Bus", "MosquittoBus", "StepCompassContract", log, lifecycle, configuration, argumentParser,
-                           .product(name: "Metrics", package: "swift-metrics"),
-                           .product(name: "Prometheus", package: "swift-prometheus"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                           .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "Bus", "MosquittoBus", "StepCompassContract", log, lifecycle, configuration, argumentParser,
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
 
         // MARK: HTTP fetching as the services that call out share it: bounded bodies, one failure classification
-        .target(name: "HTTPFetching", dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                     .product(name: "NIOCore", package: "swift-nio"),
-                                                     .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .target(
+            name: "HTTPFetching",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
 
         // MARK: The services' logic over the bus protocol (tested on the in-memory bus)
         .target(name: "PositionService", dependencies: ["Bus", "ServiceRuntime", "PositionKit", log, lifecycle, configuration, metrics]),
-        .target(name: "SensorsService", dependencies: ["Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", "PhoneFormats", log, lifecycle, configuration,
-                                                 .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "CompassService", dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration, metrics]),
+        .target(
+            name: "SensorsService",
+            dependencies: [
+                "Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", "PhoneFormats", log, lifecycle, configuration,
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
+        .target(
+            name: "CompassService",
+            dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration, metrics]),
         .target(
             name: "MarkerService",
-            dependencies: ["Bus", "ServiceRuntime", "MarkerKit", "HTTPFetching", log, configuration, lifecycle, metrics,
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "Bus", "ServiceRuntime", "MarkerKit", "HTTPFetching", log, configuration, lifecycle, metrics,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
 
         .target(
             name: "DashboardService",
-            dependencies: ["Bus", "ServiceRuntime", "DashboardKit", "HomeAssistantKit", "HomeAssistantService", log, lifecycle, configuration, metrics,
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "Bus", "ServiceRuntime", "DashboardKit", "HomeAssistantKit", "HomeAssistantService", log, lifecycle, configuration, metrics,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             resources: [.copy("Resources/Public")]
         ),
         .target(
             name: "BridgeService",
-            dependencies: ["Bus", "ServiceRuntime", "PhoneFormats", "StepDetection", log, lifecycle, configuration, metrics,
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                "Bus", "ServiceRuntime", "PhoneFormats", "StepDetection", log, lifecycle, configuration, metrics,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
-        .target(name: "ActivityService", dependencies: ["Bus", "ServiceRuntime", "ActivityKit", "ActivityStore", log, lifecycle, configuration,
-                                                  .product(name: "Metrics", package: "swift-metrics")]),
+        .target(
+            name: "ActivityService",
+            dependencies: [
+                "Bus", "ServiceRuntime", "ActivityKit", "ActivityStore", log, lifecycle, configuration,
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]),
         .target(
             name: "JournalService",
-            dependencies: ["Bus", "ServiceRuntime", "JournalKit", "JournalStore", "HTTPFetching", log, lifecycle, configuration,
-                           .product(name: "Metrics", package: "swift-metrics"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "Bus", "ServiceRuntime", "JournalKit", "JournalStore", "HTTPFetching", log, lifecycle, configuration,
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .target(name: "HomeAssistantService", dependencies: ["Bus", "ServiceRuntime", "HomeAssistantKit", log, lifecycle]),
         .target(name: "StepCompassClient", dependencies: ["Bus", "ServiceRuntime", "DashboardKit", log]),
@@ -195,7 +227,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "StepCompassBusLab",
-            dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", argumentParser, log],
+            dependencies: [
+                "Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", argumentParser, log,
+            ],
             path: "Sources/StepCompassBusLab"
         ),
 
@@ -219,61 +253,104 @@ let package = Package(
         .testTarget(name: "PhoneFormatsTests", dependencies: ["StepCompassTesting", "PhoneFormats", "StepCompassContract"]),
         .testTarget(
             name: "BridgeServiceTests",
-            dependencies: ["StepCompassTesting", "BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",
-                           "PhoneFormats", log, lifecycle, configuration,
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "StepCompassTesting", "BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",
+                "PhoneFormats", log, lifecycle, configuration,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
-        .testTarget(name: "PositionServiceTests", dependencies: ["StepCompassTesting", "PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle, configuration]),
-        .testTarget(name: "SensorsServiceTests", dependencies: ["SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log,
-                                                          .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "CompassServiceTests", dependencies: ["StepCompassTesting", "CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism", "WalkerSimulation", log]),
+        .testTarget(
+            name: "PositionServiceTests",
+            dependencies: [
+                "StepCompassTesting", "PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle,
+                configuration,
+            ]),
+        .testTarget(
+            name: "SensorsServiceTests",
+            dependencies: [
+                "SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log,
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
+        .testTarget(
+            name: "CompassServiceTests",
+            dependencies: [
+                "StepCompassTesting", "CompassService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "CompassKit", "GeoMagnetism",
+                "WalkerSimulation", log,
+            ]),
         .testTarget(
             name: "MarkerServiceTests",
-            dependencies: ["StepCompassTesting", "MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit", "MosquittoBus",
-                           configuration, log,
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "StepCompassTesting", "MarkerService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MarkerKit", "MosquittoBus",
+                configuration, log,
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "DashboardKitTests", dependencies: ["DashboardKit", "MarkerKit"]),
         .testTarget(name: "ActivityKitTests", dependencies: ["ActivityKit"]),
-        .testTarget(name: "HomeAssistantTests", dependencies: ["HomeAssistantKit", "HomeAssistantService", "Bus", "InMemoryBus", "BusTesting",
-                                                         "ServiceRuntime", log, lifecycle]),
+        .testTarget(
+            name: "HomeAssistantTests",
+            dependencies: [
+                "HomeAssistantKit", "HomeAssistantService", "Bus", "InMemoryBus", "BusTesting",
+                "ServiceRuntime", log, lifecycle,
+            ]),
         .testTarget(name: "JournalKitTests", dependencies: ["StepCompassTesting", "JournalKit"], resources: [.copy("Resources/gpx-1.1.xsd")]),
-        .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore", "JournalKit", "ActivityStore", "BusTesting", log,
-                                                        .product(name: "PostgresNIO", package: "postgres-nio")]),
-        .testTarget(name: "ActivityStoreTests", dependencies: ["ActivityStore", "ActivityKit", "BusTesting", log,
-                                                         .product(name: "PostgresNIO", package: "postgres-nio"),
-                                                         .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "JournalStoreTests",
+            dependencies: [
+                "JournalStore", "JournalKit", "ActivityStore", "BusTesting", log,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
+        .testTarget(
+            name: "ActivityStoreTests",
+            dependencies: [
+                "ActivityStore", "ActivityKit", "BusTesting", log,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "ActivityServiceTests",
-            dependencies: ["StepCompassTesting", "MosquittoBus", "ActivityService", "ActivityStore", "ActivityKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime",
-                           log, lifecycle, configuration]
+            dependencies: [
+                "StepCompassTesting", "MosquittoBus", "ActivityService", "ActivityStore", "ActivityKit", "Bus", "InMemoryBus", "BusTesting",
+                "ServiceRuntime",
+                log, lifecycle, configuration,
+            ]
         ),
         .testTarget(
             name: "JournalServiceTests",
-            dependencies: ["StepCompassTesting", "MosquittoBus", "JournalService", "JournalStore", "JournalKit", "Bus", "InMemoryBus", "BusTesting",
-                           "ServiceRuntime", log, lifecycle, configuration, .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "StepCompassTesting", "MosquittoBus", "JournalService", "JournalStore", "JournalKit", "Bus", "InMemoryBus", "BusTesting",
+                "ServiceRuntime", log, lifecycle, configuration, .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "DashboardServiceTests",
-            dependencies: ["StepCompassTesting", "DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log, lifecycle,
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "StepCompassTesting", "DashboardService", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", log,
+                lifecycle,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
-        .testTarget(name: "StepCompassClientTests", dependencies: ["StepCompassClient", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", log]),
+        .testTarget(
+            name: "StepCompassClientTests",
+            dependencies: ["StepCompassClient", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", log]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
         .testTarget(name: "StackTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", log]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(
             name: "ServiceRuntimeTests",
-            dependencies: ["StepCompassTesting", "ServiceRuntime", "Bus", "InMemoryBus", "BusTesting", "MosquittoBus", configuration, log, argumentParser, metrics,
-                           .product(name: "InMemoryLogging", package: "swift-log")]
+            dependencies: [
+                "StepCompassTesting", "ServiceRuntime", "Bus", "InMemoryBus", "BusTesting", "MosquittoBus", configuration, log, argumentParser,
+                metrics,
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

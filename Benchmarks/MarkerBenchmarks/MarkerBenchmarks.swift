@@ -43,7 +43,8 @@ func featureCollection(count: Int, seed: UInt64) -> [UInt8] {
         if i > 0 { text += "," }
         let latitude = Double.random(in: -90...90, using: &rng)
         let longitude = Double.random(in: -180...180, using: &rng)
-        let a = String(rng.next(), radix: 16), b = String(rng.next(), radix: 16)
+        let a = String(rng.next(), radix: 16)
+        let b = String(rng.next(), radix: 16)
         text += #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude)]},"#
         text += #""properties":{"name":"Place \#(i)","population":\#(i * 10),"country":"XX"},"id":"\#(a)-\#(b)"}"#
     }
@@ -76,8 +77,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "SpatialIndex build, 1M random points",
-        configuration: .init(metrics: [.wallClock, .peakMemoryResident], warmupIterations: 1,
-                             maxDuration: .seconds(20), maxIterations: 10)
+        configuration: .init(
+            metrics: [.wallClock, .peakMemoryResident], warmupIterations: 1,
+            maxDuration: .seconds(20), maxIterations: 10)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(SpatialIndex(markers: million))
@@ -86,8 +88,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "Nearest-3 by coordinate, 1M points",
-        configuration: .init(metrics: [.throughput, .wallClock], scalingFactor: .kilo,
-                             maxDuration: .seconds(5))
+        configuration: .init(
+            metrics: [.throughput, .wallClock], scalingFactor: .kilo,
+            maxDuration: .seconds(5))
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             let query = queries[coordinateCursor.next() & (queries.count - 1)]
@@ -97,8 +100,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "Nearest-3 by marker, 1M points",
-        configuration: .init(metrics: [.throughput, .wallClock], scalingFactor: .kilo,
-                             maxDuration: .seconds(5))
+        configuration: .init(
+            metrics: [.throughput, .wallClock], scalingFactor: .kilo,
+            maxDuration: .seconds(5))
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(index.nearest(toMarkerAt: (markerCursor.next() &* 7_919) % 1_000_000, count: 3))
@@ -107,8 +111,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "Ingest 25k-feature GeoJSON",
-        configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput], warmupIterations: 2,
-                             maxDuration: .seconds(5), maxIterations: 100)
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, .throughput], warmupIterations: 2,
+            maxDuration: .seconds(5), maxIterations: 100)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try? MarkerCollectionDecoder().decode(document))

@@ -43,7 +43,8 @@ public struct PlaylistChooser: Sendable, Hashable {
         currentWalking = nil
         let use = catalogue.use(forDailyMean: week.dailyMean)
         guard let playlist = catalogue.first(use) else { return nil }
-        let reason = "Your last 7 days average \(Self.grouped(Int64(week.dailyMean.rounded(.down)))) steps a day (\(week.band.rawValue)): \(playlist.name) music fits."
+        let reason =
+            "Your last 7 days average \(Self.grouped(Int64(week.dailyMean.rounded(.down)))) steps a day (\(week.band.rawValue)): \(playlist.name) music fits."
         return Suggestion(playlist: playlist, reason: reason)
     }
 
@@ -59,7 +60,8 @@ public struct PlaylistChooser: Sendable, Hashable {
 
     static func walkingReason(cadence: Double, playlist: Playlist) -> String {
         let range = playlist.tempoRange
-        return "You are walking at \(Int(cadence.rounded())) steps a minute: \(playlist.name) at \(Int(range.lowerBound))-\(Int(range.upperBound)) BPM keeps pace with your steps."
+        return
+            "You are walking at \(Int(cadence.rounded())) steps a minute: \(playlist.name) at \(Int(range.lowerBound))-\(Int(range.upperBound)) BPM keeps pace with your steps."
     }
 
     /// `6234` as `6,234`.

@@ -101,8 +101,10 @@ public struct PlaylistCatalogue: Sendable, Hashable, Codable {
     /// min ≤ max; at least one playlist for each use.
     public func validate() throws(Invalid) {
         let t = thresholds
-        for (name, value) in [("focused", t.focused), ("energizing", t.energizing), ("walkingCadence", t.walkingCadence),
-                              ("beatsPerStep", t.beatsPerStep), ("tempoHysteresis", t.tempoHysteresis)]
+        for (name, value) in [
+            ("focused", t.focused), ("energizing", t.energizing), ("walkingCadence", t.walkingCadence),
+            ("beatsPerStep", t.beatsPerStep), ("tempoHysteresis", t.tempoHysteresis),
+        ]
         where !value.isFinite || value < 0 {
             throw Invalid(description: "the threshold '\(name)' is \(value); expected a finite number ≥ 0")
         }

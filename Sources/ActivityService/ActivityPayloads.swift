@@ -31,7 +31,6 @@ struct HistoryRequest: Decodable {
     let correlationId: CorrelationID?
 }
 
-
 /// `stepcompass/{device}/activity` (QoS 1, retained).
 struct ActivityPayload: Encodable, Equatable {
     struct PlaylistPayload: Encodable, Equatable {

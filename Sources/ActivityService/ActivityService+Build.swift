@@ -23,8 +23,9 @@ public func buildActivity(config: ConfigReader, logger: Logger, bus: any Connect
     let configuration = ActivityConfiguration(config: config)
     try configuration.validate(config: config)
     let catalogue = try configuration.loadCatalogue()  // refused before a database is created or opened
-    return try buildActivity(config: config, logger: logger, bus: bus, configuration: configuration,
-                             store: makeActivityStore(configuration: configuration, logger: logger), catalogue: catalogue)
+    return try buildActivity(
+        config: config, logger: logger, bus: bus, configuration: configuration,
+        store: makeActivityStore(configuration: configuration, logger: logger), catalogue: catalogue)
 }
 
 /// Builds the activity service with `configuration` and `store` (tests pass their own store), and the playlist

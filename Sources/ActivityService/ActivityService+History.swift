@@ -61,10 +61,11 @@ extension ActivityService {
         let state = deviceState(request.device)
         do {
             let buckets = try await store.history(device: request.device, from: start, to: end, granularity: granularity)
-            return .success(HistoryReply(
-                device: request.device, granularity: granularity.rawValue, timeZone: state.calendar.identifier,
-                buckets: buckets.map { .init(start: Timestamp.format(Date(timeIntervalSince1970: Double($0.start))), steps: $0.steps) },
-                correlationId: request.correlationId))
+            return .success(
+                HistoryReply(
+                    device: request.device, granularity: granularity.rawValue, timeZone: state.calendar.identifier,
+                    buckets: buckets.map { .init(start: Timestamp.format(Date(timeIntervalSince1970: Double($0.start))), steps: $0.steps) },
+                    correlationId: request.correlationId))
         } catch {
             context.logger.warning("could not read a history", metadata: ["device": "\(request.device)", "error": "\(error)"])
             return .failure(HistoryFailure(code: "unavailable", message: "the step history cannot be read now; try again shortly"))

@@ -75,13 +75,16 @@ public actor ActivityService: Service {
 
     private func serve() async throws {
         let topics = context.topics
-        let requests = try [Topics.DeviceTopic.steps, .permissions].map {
-            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
-        } + [SubscriptionRequest(try TopicFilter(historyTopic), qos: .atLeastOnce)]
-        context.logger.info("subscribing; reading retained permissions", metadata: [
-            "activity.timeZone": "\(configuration.timeZone)",
-            "activity.retainMinutesDays": "\(configuration.retainMinutesDays)",
-        ])
+        let requests =
+            try [Topics.DeviceTopic.steps, .permissions].map {
+                SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
+            } + [SubscriptionRequest(try TopicFilter(historyTopic), qos: .atLeastOnce)]
+        context.logger.info(
+            "subscribing; reading retained permissions",
+            metadata: [
+                "activity.timeZone": "\(configuration.timeZone)",
+                "activity.retainMinutesDays": "\(configuration.retainMinutesDays)",
+            ])
         let settled = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
             try await handle([message])
         }
@@ -197,7 +200,9 @@ public actor ActivityService: Service {
                 if state.days != nil, step.change.delta > 0 {
                     state.days?[step.record.buckets.day, default: 0] += step.change.delta
                 }
-                state.cadence.record(delta: step.change.delta, at: step.record.time, continuesSession: step.change.continuesSession && step.tally.total != step.change.delta)
+                state.cadence.record(
+                    delta: step.change.delta, at: step.record.time,
+                    continuesSession: step.change.continuesSession && step.tally.total != step.change.delta)
                 state.lastTime = max(state.lastTime ?? step.record.time, step.record.time)
                 devices[device] = state
                 dirty.insert(device)
@@ -266,8 +271,9 @@ public actor ActivityService: Service {
         {
             let playlist = picked.playlist
             suggestion = .init(
-                playlist: .init(id: playlist.id, name: playlist.name, description: playlist.description,
-                                tempo: playlist.tempo, link: playlist.link),
+                playlist: .init(
+                    id: playlist.id, name: playlist.name, description: playlist.description,
+                    tempo: playlist.tempo, link: playlist.link),
                 reason: picked.reason)
         }
         let payload = ActivityPayload(
@@ -292,9 +298,11 @@ public actor ActivityService: Service {
         let cutoff = Int64(Date().timeIntervalSince1970) - Int64(configuration.retainMinutesDays) * 86_400
         do {
             let deleted = try await store.deleteMinutes(before: cutoff)
-            context.logger.info("deleted minute buckets past the retention", metadata: [
-                "activity.deleted": "\(deleted)", "activity.retainMinutesDays": "\(configuration.retainMinutesDays)",
-            ])
+            context.logger.info(
+                "deleted minute buckets past the retention",
+                metadata: [
+                    "activity.deleted": "\(deleted)", "activity.retainMinutesDays": "\(configuration.retainMinutesDays)",
+                ])
         } catch {
             context.logger.warning("could not delete old minute buckets", metadata: ["error": "\(error)"])
         }

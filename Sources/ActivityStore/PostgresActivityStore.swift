@@ -81,7 +81,8 @@ public final class PostgresActivityStore: ActivityStore {
                 let names = entries.map(\.key.device)
                 let starts = entries.map(\.key.start)
                 let steps = entries.map(\.value)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO \(unescaped: table) (device, start, steps)
                     SELECT * FROM UNNEST(\(names)::text[], \(starts)::bigint[], \(steps)::bigint[])
                     ON CONFLICT (device, start) DO UPDATE SET steps = \(unescaped: table).steps + EXCLUDED.steps
@@ -93,7 +94,8 @@ public final class PostgresActivityStore: ActivityStore {
             let totals = tallied.map(\.value.total)
             let recents = tallied.map(\.value.recentColumn)
             let times = tallied.map { prepared.times[$0.key] ?? 0 }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO device_tally (device, last_count, total, recent_counts, updated_at)
                 SELECT * FROM UNNEST(\(names)::text[], \(lasts)::bigint[], \(totals)::bigint[], \(recents)::text[],
                     \(times)::double precision[])

@@ -41,19 +41,21 @@ public final class SQLiteActivityStore: ActivityStore {
             let prepared = PreparedBatch(batch, known: known)
             for (granularity, sums) in prepared.increments {
                 let table = ActivitySchema.table(granularity)
-                let upsert = try db.cachedStatement(sql: """
-                    INSERT INTO \(table) (device, start, steps) VALUES (?, ?, ?)
-                    ON CONFLICT (device, start) DO UPDATE SET steps = \(table).steps + excluded.steps
-                    """)
+                let upsert = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO \(table) (device, start, steps) VALUES (?, ?, ?)
+                        ON CONFLICT (device, start) DO UPDATE SET steps = \(table).steps + excluded.steps
+                        """)
                 for (key, steps) in sums {
                     try upsert.execute(arguments: [key.device, key.start, steps])
                 }
             }
-            let tally = try db.cachedStatement(sql: """
-                INSERT INTO device_tally (device, last_count, total, recent_counts, updated_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (device) DO UPDATE SET last_count = excluded.last_count, total = excluded.total,
-                    recent_counts = excluded.recent_counts, updated_at = excluded.updated_at
-                """)
+            let tally = try db.cachedStatement(
+                sql: """
+                    INSERT INTO device_tally (device, last_count, total, recent_counts, updated_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (device) DO UPDATE SET last_count = excluded.last_count, total = excluded.total,
+                        recent_counts = excluded.recent_counts, updated_at = excluded.updated_at
+                    """)
             for (device, value) in prepared.tallies {
                 try tally.execute(arguments: [device, value.lastCount ?? 0, value.total, value.recentColumn, prepared.times[device] ?? 0])
             }

@@ -1,5 +1,5 @@
-import Foundation
 public import Configuration
+import Foundation
 
 /// The phone bridge's settings.
 public struct BridgeConfiguration: Sendable, Hashable {
@@ -67,7 +67,8 @@ public struct BridgeConfiguration: Sendable, Hashable {
         guard (-1...65_535).contains(httpPort) else { throw .invalidConfiguration("--http-port must be -1...65535, got \(httpPort)") }
         if httpPort >= 0, !hasTokens, !Self.isLoopback(effectiveHTTPHost) {
             throw .invalidConfiguration(
-                "--http-host \(effectiveHTTPHost) would open the push endpoint to the network without a token; set --token (TOKEN) or --device-tokens (DEVICE_TOKENS), or listen on 127.0.0.1")
+                "--http-host \(effectiveHTTPHost) would open the push endpoint to the network without a token; set --token (TOKEN) or --device-tokens (DEVICE_TOKENS), or listen on 127.0.0.1"
+            )
         }
         if let token, token.isEmpty { throw .invalidConfiguration("--token must not be empty") }
         if let gpsd, GPSDAddress(gpsd) == nil {

@@ -32,9 +32,10 @@ final class BridgeMetrics: Sendable {
     init(_ instruments: ServiceInstruments, steps: StepCounter) {
         self.instruments = instruments
         self.steps = steps
-        batches = Dictionary(uniqueKeysWithValues: Source.allCases.map { source in
-            (source, instruments.counter("stepcompass_bridge_batches_total", [("source", source.rawValue)]))
-        })
+        batches = Dictionary(
+            uniqueKeysWithValues: Source.allCases.map { source in
+                (source, instruments.counter("stepcompass_bridge_batches_total", [("source", source.rawValue)]))
+            })
         detected = instruments.counter("stepcompass_bridge_detected_steps_total")
         detectorDevices = instruments.gauge("stepcompass_bridge_detector_devices")
         instruments.onScrape { [weak self] in self?.refresh() }

@@ -46,15 +46,17 @@ public func buildBridge(
         let routes = SensorLoggerRoutes(
             ingest: ingest, authorization: PushAuthorization(token: configuration.token, deviceTokens: configuration.deviceTokens),
             maxBody: configuration.maxBody, errors: context.errors, logger: context.logger)
-        services.append(BridgeServer(
-            routes: routes, host: configuration.effectiveHTTPHost, port: configuration.httpPort, logger: context.logger,
-            listening: continuation))
+        services.append(
+            BridgeServer(
+                routes: routes, host: configuration.effectiveHTTPHost, port: configuration.httpPort, logger: context.logger,
+                listening: continuation))
     }
     if let gpsd = configuration.gpsd, let address = GPSDAddress(gpsd) {
         services.append(GPSDClient(host: address.host, port: address.port, device: configuration.gpsdDevice, ingest: ingest, context: context))
     }
-    services.append(BridgeService(
-        configuration: configuration, context: context, ingest: ingest, steps: steps, listening: listening,
-        onListening: onListening))
+    services.append(
+        BridgeService(
+            configuration: configuration, context: context, ingest: ingest, steps: steps, listening: listening,
+            onListening: onListening))
     return runtime.group(services)
 }

@@ -53,17 +53,21 @@ public struct BridgeService: Service {
             requests.append(SubscriptionRequest(try TopicFilter(context.topics.allDevices(.steps)), qos: .atLeastOnce))
         }
         let subscription = requests.isEmpty ? nil : try await context.bus.subscribe(to: requests)
-        context.logger.info("subscribed", metadata: [
-            "filters": "\(requests.map(\.filter.description).joined(separator: " "))",
-            "bridge.detectSteps": "\(configuration.detectSteps)",
-        ])
+        context.logger.info(
+            "subscribed",
+            metadata: [
+                "filters": "\(requests.map(\.filter.description).joined(separator: " "))",
+                "bridge.detectSteps": "\(configuration.detectSteps)",
+            ])
         if let listening {
             var ports = listening.makeAsyncIterator()
             guard let port = await ports.next() else { return }
-            context.logger.info("Sensor Logger HTTP push listening", metadata: [
-                "url": "http://\(configuration.effectiveHTTPHost):\(port)/sensor-logger",
-                "bridge.auth": "\(configuration.hasTokens ? "token required" : "none (loopback only)")",
-            ])
+            context.logger.info(
+                "Sensor Logger HTTP push listening",
+                metadata: [
+                    "url": "http://\(configuration.effectiveHTTPHost):\(port)/sensor-logger",
+                    "bridge.auth": "\(configuration.hasTokens ? "token required" : "none (loopback only)")",
+                ])
             try await context.ready()
             await onListening(port)
         } else {

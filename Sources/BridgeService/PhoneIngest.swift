@@ -60,10 +60,12 @@ actor PhoneIngest {
         let outputs = entry.session.receive(message)
         devices[device] = entry
         noteDeviceCount()
-        try await publishPermissions(device: device, location: message.readings.contains { reading in
-            if case .location = reading.sensor { return true }
-            return false
-        })
+        try await publishPermissions(
+            device: device,
+            location: message.readings.contains { reading in
+                if case .location = reading.sensor { return true }
+                return false
+            })
         return try await publish(outputs, device: device)
     }
 
@@ -109,9 +111,11 @@ actor PhoneIngest {
         }
         if devices.count >= configuration.maxDevices, let idlest = devices.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
             devices[idlest.key] = nil
-            logger.notice("forgot the phone idle longest: too many devices", metadata: [
-                "device": "\(idlest.key)", "bridge.maxDevices": "\(configuration.maxDevices)",
-            ])
+            logger.notice(
+                "forgot the phone idle longest: too many devices",
+                metadata: [
+                    "device": "\(idlest.key)", "bridge.maxDevices": "\(configuration.maxDevices)",
+                ])
         }
         logger.info("new phone", metadata: ["device": "\(device)"])
         return Device(
@@ -142,8 +146,9 @@ actor PhoneIngest {
             case .steps(let count):
                 outcome.steps += 1
                 let distance = steps.pedometerDistance(device: device, steps: count.steps)
-                try await bus.publish(messages.steps(
-                    device: device, steps: count.steps, distance: distance, source: .pedometer, time: count.timestamp))
+                try await bus.publish(
+                    messages.steps(
+                        device: device, steps: count.steps, distance: distance, source: .pedometer, time: count.timestamp))
             }
         }
         return outcome

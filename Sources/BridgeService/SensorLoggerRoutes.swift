@@ -55,7 +55,9 @@ struct SensorLoggerRoutes: Sendable {
         }
         let requested: String? = query.get("device").map { String($0) }
         if let requested, !DeviceID.isValid(requested) {
-            return await reject("the device parameter '\(requested.prefix(70))' is not a valid device id (1-64 of A-Z a-z 0-9 _ -)", bytes: bytes, device: nil, status: .badRequest)
+            return await reject(
+                "the device parameter '\(requested.prefix(70))' is not a valid device id (1-64 of A-Z a-z 0-9 _ -)", bytes: bytes, device: nil,
+                status: .badRequest)
         }
         let device = requested ?? DeviceID.sanitized(message.deviceId ?? "sensor-logger")
         var convention: SensorLoggerConvention?
@@ -73,7 +75,8 @@ struct SensorLoggerRoutes: Sendable {
         do {
             let outcome = try await ingest.sensorLogger(device: device, message, convention: convention)
             ingest.metrics?.batch(.sensorLoggerHTTP)
-            let text = #"{"status":"ok","device":"\#(device)","imu":\#(outcome.imu),"location":\#(outcome.locations),"steps":\#(outcome.steps),"ignored":\#(message.ignoredCount)}"#
+            let text =
+                #"{"status":"ok","device":"\#(device)","imu":\#(outcome.imu),"location":\#(outcome.locations),"steps":\#(outcome.steps),"ignored":\#(message.ignoredCount)}"#
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
         } catch {

@@ -66,7 +66,10 @@ final class StepCounter: Sendable {
     func pedometerSeen(device: String) {
         let first = state.withLock { state in
             var entry = take(device, from: &state)
-            defer { entry.pedometer = true; state.devices[device] = entry }
+            defer {
+                entry.pedometer = true
+                state.devices[device] = entry
+            }
             return !entry.pedometer
         }
         if first {

@@ -27,13 +27,14 @@ extension MessageBus {
         request.properties.correlationData = correlation
         do {
             try await publish(request)
-            let reply = try await withTimeout(timeout) { () -> BusMessage? in
-                for await reply in replies
-                where reply.properties.correlationData == correlation || Self.echoes(correlationID, in: reply.payload) {
-                    return reply
-                }
-                return nil
-            } ?? nil
+            let reply =
+                try await withTimeout(timeout) { () -> BusMessage? in
+                    for await reply in replies
+                    where reply.properties.correlationData == correlation || Self.echoes(correlationID, in: reply.payload) {
+                        return reply
+                    }
+                    return nil
+                } ?? nil
             try await unsubscribe(replies)
             guard let reply else {
                 throw BusError(.timeout, "no reply on '\(replyTopic)' to a request on '\(message.topic)' within \(timeout)")

@@ -1,4 +1,3 @@
-
 /// The buffer between a bus's network side and one subscription's consumer.
 ///
 /// Unlike `AsyncStream`, cancelling a consumer's wait does not end the channel: the waiting `next()`

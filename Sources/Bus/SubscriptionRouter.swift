@@ -1,4 +1,3 @@
-
 /// Routes a client's incoming messages to its local subscriptions.
 ///
 /// MQTT delivers all of a client's messages on one connection; the router fans them out to the

@@ -64,7 +64,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
             try await client.publish(BusMessage(topic: topic, text: "1", qos: .atLeastOnce))
         }
         let received = await steps.collect(3, timeout: Self.quiet * 3)
-        try require(topics(received) == ["\(root)/d1/steps", "\(root)/d2/steps"],
+        try require(
+            topics(received) == ["\(root)/d1/steps", "\(root)/d2/steps"],
             "'+' must match exactly one level; got \(topics(received))")
         await client.close()
     }
@@ -76,7 +77,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
             try await client.publish(BusMessage(topic: topic, text: "1", qos: .atLeastOnce))
         }
         let received = await all.collect(4, timeout: Self.quiet * 3)
-        try require(topics(received) == ["\(root)/a", "\(root)/a/b", "\(root)/a/b/c"],
+        try require(
+            topics(received) == ["\(root)/a", "\(root)/a/b", "\(root)/a/b/c"],
             "'#' must match the parent level and all below it; got \(topics(received))")
         await client.close()
     }
@@ -90,7 +92,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
         try await client.publish(BusMessage(topic: "plain/\(key)", text: "plain", qos: .atLeastOnce))
         let viaWildcard = await wildcard.collect(2, timeout: Self.quiet * 3)
         let viaExplicit = await explicit.collect(1)
-        try require(topics(viaWildcard) == ["plain/\(key)"],
+        try require(
+            topics(viaWildcard) == ["plain/\(key)"],
             "a leading wildcard must not match a '$' topic; got \(topics(viaWildcard))")
         try require(topics(viaExplicit) == ["$conformance/\(key)"], "an explicit '$' filter must match; got \(topics(viaExplicit))")
         await client.close()
@@ -111,7 +114,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
         try require(replayed.first?.retain == true, "a replayed retained message has retain set")
         try await publisher.publish(BusMessage(topic: "\(root)/r1", text: "live", qos: .atLeastOnce, retain: true))
         let live = await subscription.next()
-        try require(live?.text == "live" && live?.retain == false,
+        try require(
+            live?.text == "live" && live?.retain == false,
             "a live message to a subscriber is not flagged retained; got \(String(describing: live))")
         await publisher.close()
         await subscriber.close()
@@ -163,7 +167,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
         if cleanStart {
             try require(received.isEmpty, "a clean start gets nothing queued; got \(received.map(\.text))")
         } else {
-            try require(received.map(\.text) == ["q1", "q2"],
+            try require(
+                received.map(\.text) == ["q1", "q2"],
                 "a persistent session gets its QoS 1 messages, not QoS 0, in order; got \(received.map(\.text))")
         }
         await second.close()
@@ -194,7 +199,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
         let reply = try await requester.request(request, replyTopic: "\(root)/replies/\(id)", timeout: .seconds(5))
         try require(reply.text == "answer:42", "the reply arrives on the response topic; got \(reply.text)")
         let echoed = await props.next()
-        try require(echoed?.properties.userProperties == [UserProperty("a", "1"), UserProperty("a", "2")],
+        try require(
+            echoed?.properties.userProperties == [UserProperty("a", "1"), UserProperty("a", "2")],
             "user properties arrive in order with repeats; got \(String(describing: echoed?.properties.userProperties))")
         try require(echoed?.properties.contentType == "application/json", "content type arrives")
         try require((echoed?.properties.messageExpiryInterval ?? 0) > 0, "message expiry arrives")
@@ -231,7 +237,8 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
             try await client.publish(BusMessage(topic: topic, text: "\(index)", qos: .atLeastOnce))
         }
         let received = await both.collect(200)
-        try require(received.map { "\($0.topic)#\($0.text)" } == sent,
+        try require(
+            received.map { "\($0.topic)#\($0.text)" } == sent,
             "one subscription's messages arrive in publish order across its topics (\(received.count) of 200)")
         await client.close()
     }

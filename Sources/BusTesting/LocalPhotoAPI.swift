@@ -32,8 +32,11 @@ public struct LocalPhotoAPI: Sendable {
         case let image where image.hasPrefix("/images/"):
             let id = UInt64(image.dropFirst("/images/".count).prefix { $0.isNumber }) ?? 0
             let colour = id &* 0x9E37_79B9_7F4A_7C15
-            return .respond(status: .ok, headers: [("Content-Type", "image/png")], body: TinyPNG.image(
-                red: UInt8(truncatingIfNeeded: colour >> 8), green: UInt8(truncatingIfNeeded: colour >> 24), blue: UInt8(truncatingIfNeeded: colour >> 40)))
+            return .respond(
+                status: .ok, headers: [("Content-Type", "image/png")],
+                body: TinyPNG.image(
+                    red: UInt8(truncatingIfNeeded: colour >> 8), green: UInt8(truncatingIfNeeded: colour >> 24),
+                    blue: UInt8(truncatingIfNeeded: colour >> 40)))
         default:
             return .status(.notFound)
         }
@@ -59,7 +62,8 @@ public struct LocalPhotoAPI: Sendable {
         var pages: [String] = []
         for (index, id) in photoIDs(latitude: lat, longitude: lon).enumerated() {
             let plat = lat + Double(index) * 0.0001
-            pages.append("""
+            pages.append(
+                """
                 "\(id)":{"pageid":\(id),"ns":6,"title":"File:Local photo \(id).png","index":\(index + 1),\
                 "coordinates":[{"lat":\(plat),"lon":\(lon),"primary":"","globe":"earth"}],"imagerepository":"local",\
                 "imageinfo":[{"size":1234,"width":640,"height":480,"thumburl":"\(baseURL)/images/\(id).png","thumbwidth":64,\
@@ -89,7 +93,8 @@ public struct LocalPhotoAPI: Sendable {
             "latitude":"\(lat)","longitude":\(lon),"accuracy":"16","url_z":"\(baseURL)/images/\(id).png","height_z":48,"width_z":"64"}
             """
         }
-        return #"{"photos":{"page":1,"pages":1,"perpage":50,"total":"\#(photos.count)","photo":["# + photos.joined(separator: ",") + #"]},"stat":"ok"}"#
+        return #"{"photos":{"page":1,"pages":1,"perpage":50,"total":"\#(photos.count)","photo":["# + photos.joined(separator: ",")
+            + #"]},"stat":"ok"}"#
     }
 
     private func json(_ text: String) -> TestHTTPServer.Reply {

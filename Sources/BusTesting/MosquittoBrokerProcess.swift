@@ -1,7 +1,8 @@
-public import Foundation
 import Bus
+public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real `mosquitto` broker for tests, on a free loopback port picked at run time.
@@ -27,7 +28,8 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
 
     /// The path of the `mosquitto` executable, if it is installed.
     public static var executable: String? {
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let candidates =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
             + ["/usr/sbin", "/usr/local/sbin", "/opt/homebrew/sbin"]
         for folder in candidates where FileManager.default.isExecutableFile(atPath: folder + "/mosquitto") {
             return folder + "/mosquitto"
@@ -56,8 +58,9 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
 
     private init(configuration: String, startNow: Bool) throws {
         guard Self.executable != nil else {
-            throw StartError(description:
-                "mosquitto is not installed: run `make test` (it installs it) or `sudo apt-get install mosquitto`")
+            throw StartError(
+                description:
+                    "mosquitto is not installed: run `make test` (it installs it) or `sudo apt-get install mosquitto`")
         }
         self.port = try Self.reservePort()
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-broker-\(UUID().uuidString)")

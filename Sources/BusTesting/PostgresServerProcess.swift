@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A throwaway PostgreSQL server for tests and load tools: `initdb` in a temporary folder, `postgres` on a free
@@ -64,7 +65,6 @@ public final class PostgresServerProcess: @unchecked Sendable {
         }
     }
 
-
     private func command(_ executable: String, _ arguments: [String]) -> (String, [String]) {
         guard let runAs else { return (executable, arguments) }
         let runuser = FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") ? "/usr/sbin/runuser" : "/sbin/runuser"
@@ -83,8 +83,10 @@ public final class PostgresServerProcess: @unchecked Sendable {
         }
         let (executable, arguments) = command(
             "\(bin)/postgres",
-            ["-D", data, "-p", "\(port)", "-k", directory.path, "-h", "127.0.0.1", "-c", "fsync=\(fsync ? "on" : "off")",
-             "-c", "max_connections=50"])
+            [
+                "-D", data, "-p", "\(port)", "-k", directory.path, "-h", "127.0.0.1", "-c", "fsync=\(fsync ? "on" : "off")",
+                "-c", "max_connections=50",
+            ])
         let process = try ChildProcess(executable: executable, arguments: arguments, outputFile: directory.appendingPathComponent("postgres.log"))
         self.process = process
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
@@ -101,7 +103,9 @@ public final class PostgresServerProcess: @unchecked Sendable {
         if let process {
             let (executable, arguments) = command(
                 "\(Self.binDirectory ?? "")/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-w", "stop", "-m", "fast"])
-            if let control = try? ChildProcess(executable: executable, arguments: arguments, outputFile: directory.appendingPathComponent("pg_ctl.log")) {
+            if let control = try? ChildProcess(
+                executable: executable, arguments: arguments, outputFile: directory.appendingPathComponent("pg_ctl.log"))
+            {
                 _ = await control.waitForExit(timeout: .seconds(30))
             }
             if await process.waitForExit(timeout: .seconds(30)) == nil { process.signal(SIGKILL) }

@@ -82,7 +82,7 @@ public final class TestHTTPServer: Sendable {
                     }
                     .bind(host: host, port: fixed ?? MosquittoBrokerProcess.freePort())
                     .get()
-            } catch where attempt < 20 && fixed == nil {
+            } catch  where attempt < 20 && fixed == nil {
                 continue  // taken between the check and the bind: draw another
             }
         }

@@ -37,7 +37,8 @@ public final class WebSocketMQTTPublisher: @unchecked Sendable {
             throw Failure(description: "cannot connect to 127.0.0.1:\(port)")
         }
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let request = "GET /mqtt HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET /mqtt HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n"
         try send(Array(request.utf8))
         let response = try readHTTPHeader()

@@ -10,8 +10,7 @@ enum JacobiEigen {
     ///   - maxSweeps: An upper bound on full sweeps; convergence is quadratic, so 50 is ample.
     /// - Returns: Eigenvalues in ascending order and the eigenvectors as the columns of a row-major
     ///   `size × size` array (component `i` of vector `k` at `i * size + k`).
-    static func decompose(_ matrix: [Double], size n: Int, maxSweeps: Int = 50) -> (values: [Double], vectors: [Double])
-    {
+    static func decompose(_ matrix: [Double], size n: Int, maxSweeps: Int = 50) -> (values: [Double], vectors: [Double]) {
         var a = matrix
         var v = [Double](repeating: 0, count: n * n)
         for i in 0..<n { v[i * n + i] = 1 }

@@ -1,4 +1,5 @@
 public import Configuration
+
 /// The tuning of the compass service, with the contract's defaults.
 ///
 /// The executable fills it from the command line, the environment and the configuration file

@@ -44,9 +44,11 @@ extension CompassService {
         try? await context.bus.unsubscribe(subscription)
         let restored = await engine.restored
         if restored.locks > 0 || restored.settings > 0 {
-            context.logger.info("restored bearing locks and north settings", metadata: [
-                "compass.restoredLocks": "\(restored.locks)", "compass.restoredSettings": "\(restored.settings)",
-            ])
+            context.logger.info(
+                "restored bearing locks and north settings",
+                metadata: [
+                    "compass.restoredLocks": "\(restored.locks)", "compass.restoredSettings": "\(restored.settings)",
+                ])
         }
     }
 }

@@ -69,10 +69,12 @@ public struct CompassService: Service {
         let engine = CompassEngine(configuration: configuration, model: model, context: context)
         try await restoreRetainedState(into: engine)
         let subscription = try await context.bus.subscribe(to: try subscriptionRequests)
-        context.logger.info("compass ready", metadata: [
-            "compass.smoothing": "\(configuration.smoothing)", "compass.maxRate": "\(configuration.maxRate)",
-            "compass.deadBand": "\(configuration.deadBand)", "compass.staleAfter": "\(configuration.staleAfter)",
-        ])
+        context.logger.info(
+            "compass ready",
+            metadata: [
+                "compass.smoothing": "\(configuration.smoothing)", "compass.maxRate": "\(configuration.maxRate)",
+                "compass.deadBand": "\(configuration.deadBand)", "compass.staleAfter": "\(configuration.staleAfter)",
+            ])
         try await context.ready()
         let tick = Self.tickInterval(for: configuration)
         await withTaskGroup(of: Void.self) { group in

@@ -206,8 +206,10 @@ final class DeviceCompass {
         var hasDeclination: Bool
         var walkingDirection: Double?
 
-        init(status: HeadingStatus, north: NorthReference, heading: Double?, calibration: CalibrationState,
-             interference: Bool, hasDeclination: Bool, walkingDirection: Double? = nil) {
+        init(
+            status: HeadingStatus, north: NorthReference, heading: Double?, calibration: CalibrationState,
+            interference: Bool, hasDeclination: Bool, walkingDirection: Double? = nil
+        ) {
             self.status = status
             self.north = north
             self.heading = heading

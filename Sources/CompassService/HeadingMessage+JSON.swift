@@ -1,6 +1,6 @@
-import ServiceRuntime
 import CompassKit
 import Foundation
+import ServiceRuntime
 
 extension HeadingMessage {
     /// The message as JSON, written by hand in the contract's field order.

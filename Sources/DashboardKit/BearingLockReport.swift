@@ -7,8 +7,10 @@ public struct BearingLockReport: Sendable, Hashable, Decodable {
     public var threshold: Double?
     public var exceeded: Bool?
 
-    public init(locked: Bool, bearing: Double? = nil, deviation: Double? = nil, threshold: Double? = nil,
-                exceeded: Bool? = nil) {
+    public init(
+        locked: Bool, bearing: Double? = nil, deviation: Double? = nil, threshold: Double? = nil,
+        exceeded: Bool? = nil
+    ) {
         self.locked = locked
         self.bearing = bearing
         self.deviation = deviation

@@ -9,8 +9,10 @@ public struct CalibrationReport: Sendable, Hashable, Decodable {
     /// The compass service's guidance for the user, shown as the calibration prompt.
     public var message: String?
 
-    public init(state: String, quality: Double? = nil, coverage: Double? = nil, fieldStrength: Double? = nil,
-                expectedFieldStrength: Double? = nil, message: String? = nil) {
+    public init(
+        state: String, quality: Double? = nil, coverage: Double? = nil, fieldStrength: Double? = nil,
+        expectedFieldStrength: Double? = nil, message: String? = nil
+    ) {
         self.state = state
         self.quality = quality
         self.coverage = coverage

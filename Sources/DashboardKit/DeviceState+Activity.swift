@@ -89,7 +89,8 @@ enum ActivityText {
         let weekday = weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
         let dated = "\(weekday) \(parts.day ?? 1) \(months[((parts.month ?? 1) - 1 + 12) % 12])"
         if daysAgo == 0 {
-            return .init(steps: steps, label: "Today", name: "Today (\(dated))", text: "Today (\(dated)): \(count)", stepsText: stepsText, isToday: true)
+            return .init(
+                steps: steps, label: "Today", name: "Today (\(dated))", text: "Today (\(dated)): \(count)", stepsText: stepsText, isToday: true)
         }
         return .init(steps: steps, label: String(weekday.prefix(3)), name: dated, text: "\(dated): \(count)", stepsText: stepsText, isToday: false)
     }
@@ -103,14 +104,15 @@ enum ActivityText {
 
     /// The band's range in steps a day.
     static func bandDetail(_ band: String) -> String {
-        let range: String? = switch band {
-        case "sedentary": "fewer than 5,000 steps a day"
-        case "lowActive": "5,000–7,499 steps a day"
-        case "somewhatActive": "7,500–9,999 steps a day"
-        case "active": "10,000–12,499 steps a day"
-        case "highlyActive": "12,500 or more steps a day"
-        default: nil
-        }
+        let range: String? =
+            switch band {
+            case "sedentary": "fewer than 5,000 steps a day"
+            case "lowActive": "5,000–7,499 steps a day"
+            case "somewhatActive": "7,500–9,999 steps a day"
+            case "active": "10,000–12,499 steps a day"
+            case "highlyActive": "12,500 or more steps a day"
+            default: nil
+            }
         let name = DisplayText.activityBand(band)
         return range.map { "Activity level: \(name) (\($0) on average)" } ?? "Activity level: \(name)"
     }

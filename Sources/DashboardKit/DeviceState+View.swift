@@ -119,7 +119,9 @@ extension DeviceState {
         }
         switch place {
         case "denied", "restricted":
-            advice.append("Location access is off: the heading stays on magnetic north and the place is unknown. Allow location for StepCompass in the phone's settings.")
+            advice.append(
+                "Location access is off: the heading stays on magnetic north and the place is unknown. Allow location for StepCompass in the phone's settings."
+            )
         case "notDetermined": advice.append("Location access has not been asked for yet: open the app on the phone and allow it.")
         case "unavailable": advice.append("This device has no location sensor: the heading stays on magnetic north.")
         default: break
@@ -132,8 +134,9 @@ extension DeviceState {
 
     private var bearingLockView: DeviceView.BearingLockView {
         guard let lock = bearingLock, lock.locked, let bearing = lock.bearing else {
-            return .init(locked: false, bearing: nil, deviation: nil, threshold: bearingLock?.threshold, exceeded: false,
-                         text: "Not locked")
+            return .init(
+                locked: false, bearing: nil, deviation: nil, threshold: bearingLock?.threshold, exceeded: false,
+                text: "Not locked")
         }
         var text = "Locked on \(DisplayText.bearing(bearing))"
         if let deviation = lock.deviation {
@@ -142,7 +145,8 @@ extension DeviceState {
         if let threshold = lock.threshold {
             text += " (limit \(DisplayText.decimal(threshold, places: 0))°)"
         }
-        return .init(locked: true, bearing: bearing, deviation: lock.deviation, threshold: lock.threshold,
-                     exceeded: lock.exceeded ?? false, text: text)
+        return .init(
+            locked: true, bearing: bearing, deviation: lock.deviation, threshold: lock.threshold,
+            exceeded: lock.exceeded ?? false, text: text)
     }
 }

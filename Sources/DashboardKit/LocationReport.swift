@@ -7,8 +7,10 @@ public struct LocationReport: Sendable, Hashable, Decodable {
     public var verticalAccuracy: Double?
     public var timestamp: String?
 
-    public init(latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
-                verticalAccuracy: Double? = nil, timestamp: String? = nil) {
+    public init(
+        latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
+        verticalAccuracy: Double? = nil, timestamp: String? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude

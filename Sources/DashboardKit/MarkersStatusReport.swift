@@ -11,8 +11,10 @@ public struct MarkersStatusReport: Sendable, Hashable, Decodable {
     public var error: ReportedFailure?
     public var retryAt: String?
 
-    public init(state: String, count: Int? = nil, rejected: Int? = nil, source: String? = nil, fromCache: Bool? = nil,
-                updatedAt: String? = nil, error: ReportedFailure? = nil, retryAt: String? = nil) {
+    public init(
+        state: String, count: Int? = nil, rejected: Int? = nil, source: String? = nil, fromCache: Bool? = nil,
+        updatedAt: String? = nil, error: ReportedFailure? = nil, retryAt: String? = nil
+    ) {
         self.state = state
         self.count = count
         self.rejected = rejected

@@ -64,7 +64,10 @@ public struct MarkersView: Sendable, Hashable, Codable {
     /// middle latitude so that shapes keep their proportions, with a 5 % margin.
     private static func place(_ markers: [Marker]) -> [Pin] {
         guard let first = markers.first else { return [] }
-        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
+        var south = first.latitude
+        var north = first.latitude
+        var west = first.longitude
+        var east = first.longitude
         for marker in markers {
             south = min(south, marker.latitude)
             north = max(north, marker.latitude)
@@ -79,7 +82,8 @@ public struct MarkersView: Sendable, Hashable, Codable {
         let left = (west * xScale + east * xScale) / 2 - side / 2
         let top = (north + south) / 2 + side / 2
         return markers.map { marker in
-            Pin(id: marker.id, name: marker.name, latitude: marker.latitude, longitude: marker.longitude,
+            Pin(
+                id: marker.id, name: marker.name, latitude: marker.latitude, longitude: marker.longitude,
                 u: (marker.longitude * xScale - left) / side,
                 v: (top - marker.latitude) / side)
         }

@@ -9,8 +9,10 @@ public struct PositionReport: Sendable, Hashable, Decodable {
     public var updates: Int?
     public var timestamp: String?
 
-    public init(x: Double, y: Double, steps: Int? = nil, sessionSteps: Int? = nil, distance: Double? = nil,
-                heading: Double? = nil, updates: Int? = nil, timestamp: String? = nil) {
+    public init(
+        x: Double, y: Double, steps: Int? = nil, sessionSteps: Int? = nil, distance: Double? = nil,
+        heading: Double? = nil, updates: Int? = nil, timestamp: String? = nil
+    ) {
         self.x = x
         self.y = y
         self.steps = steps

@@ -44,8 +44,9 @@ struct CrossSitePolicy: Sendable {
         if let site = headers[.secFetchSite] {
             let value = site.trimmingWhitespace().lowercased()
             guard allowedFetchSites.contains(value) else {
-                return .forbidden("cross-site requests are refused: Sec-Fetch-Site is '\(value.prefix(40))'; "
-                    + "commands come from the dashboard's own page or from scripts")
+                return .forbidden(
+                    "cross-site requests are refused: Sec-Fetch-Site is '\(value.prefix(40))'; "
+                        + "commands come from the dashboard's own page or from scripts")
             }
         }
         if let origin = headers[.origin] {

@@ -21,9 +21,11 @@ public struct DashboardConfiguration: Sendable, Hashable {
     /// The page's map: Leaflet's folder and the tile URL (see ``MapSettings``).
     public var map: MapSettings
 
-    public init(httpHost: String = "127.0.0.1", httpPort: Int = 8080, pathLimit: Int = 2_000, maxDevices: Int = 10_000,
-                maxEventRate: Double = 10, requestTimeout: Double = 5, journalCacheDirectory: String = ".data/journal/photos",
-                map: MapSettings = .defaults) {
+    public init(
+        httpHost: String = "127.0.0.1", httpPort: Int = 8080, pathLimit: Int = 2_000, maxDevices: Int = 10_000,
+        maxEventRate: Double = 10, requestTimeout: Double = 5, journalCacheDirectory: String = ".data/journal/photos",
+        map: MapSettings = .defaults
+    ) {
         self.httpHost = httpHost
         self.httpPort = httpPort
         self.pathLimit = pathLimit

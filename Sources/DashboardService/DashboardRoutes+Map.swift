@@ -32,7 +32,8 @@ struct MapView: Sendable, Hashable, Encodable {
         guard let installed else {
             leaflet = nil
             markerCluster = nil
-            unavailableText = "No map: Leaflet (Debian's libjs-leaflet) is not installed on the dashboard's machine "
+            unavailableText =
+                "No map: Leaflet (Debian's libjs-leaflet) is not installed on the dashboard's machine "
                 + "(no leaflet.js and leaflet.css in \(settings.leafletDirectory)), so the markers and the walk are drawn without one."
             return
         }

@@ -103,7 +103,8 @@ struct DashboardRoutes: Sendable {
     private func command(_ request: Request, _ context: BasicRequestContext, _ topic: Topics.DeviceTopic) async -> Response {
         let device = context.parameters.get("device") ?? ""
         guard DeviceID.isValid(device) else {
-            return JSONResponse.error("badRequest", "invalid device id '\(device)': 1 to 64 of A-Z a-z 0-9 _ -, not a reserved name", status: .badRequest)
+            return JSONResponse.error(
+                "badRequest", "invalid device id '\(device)': 1 to 64 of A-Z a-z 0-9 _ -, not a reserved name", status: .badRequest)
         }
         var request = request
         let body: [String: Any]
@@ -176,7 +177,8 @@ struct DashboardRoutes: Sendable {
         let granularity = query.get("granularity").map { String($0) } ?? "day"
         let to = query.get("to").map { String($0) } ?? Timestamp.format(Date())
         let defaultSpan: TimeInterval = granularity == "minute" ? 3_600 : granularity == "hour" ? 86_400 : 7 * 86_400
-        let from = query.get("from").map { String($0) }
+        let from =
+            query.get("from").map { String($0) }
             ?? Timestamp.format((Timestamp.parse(to) ?? Date()).addingTimeInterval(-defaultSpan))
         let csv = query.get("format") == "csv"
         let body = ["device": device, "from": from, "to": to, "granularity": granularity]
@@ -240,13 +242,15 @@ struct DashboardRoutes: Sendable {
         do {
             switch try await requester.request(topic, json: body) {
             case .timedOut:
-                return .failed(JSONResponse.error(
-                    "timeout", "\(service.name) did not answer within \(timeoutText) s\(service.silenceHint)", status: .gatewayTimeout))
+                return .failed(
+                    JSONResponse.error(
+                        "timeout", "\(service.name) did not answer within \(timeoutText) s\(service.silenceHint)", status: .gatewayTimeout))
             case .reply(let data): reply = data
             }
         } catch {
-            return .failed(JSONResponse.error(
-                "busUnavailable", "the request to \(service.name) could not be sent: \(error)", status: .serviceUnavailable))
+            return .failed(
+                JSONResponse.error(
+                    "busUnavailable", "the request to \(service.name) could not be sent: \(error)", status: .serviceUnavailable))
         }
         guard let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
             return .failed(JSONResponse.error("badGateway", "\(service.name)'s reply could not be read", status: .badGateway))
@@ -334,11 +338,12 @@ struct DashboardRoutes: Sendable {
 
     /// A walk id as the dashboard passes it on: letters, digits, `_` and `-` (the journal's are UUIDs).
     static func isWalkID(_ id: String) -> Bool {
-        (1...maximumWalkID).contains(id.utf8.count) && id.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
-            default: false
+        (1...maximumWalkID).contains(id.utf8.count)
+            && id.unicodeScalars.allSatisfy { scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
+                default: false
+                }
             }
-        }
     }
 }

@@ -66,9 +66,11 @@ public struct DashboardService: Service {
                     await BusListener(subscription: subscription, topics: topics, hub: hub, context: context).run()
                 }
                 for await port in listening {
-                    context.logger.info("dashboard listening", metadata: [
-                        "url": "http://\(Self.displayHost(configuration.httpHost)):\(port)/",
-                    ])
+                    context.logger.info(
+                        "dashboard listening",
+                        metadata: [
+                            "url": "http://\(Self.displayHost(configuration.httpHost)):\(port)/"
+                        ])
                     do {
                         try await context.ready()
                     } catch {

@@ -1,7 +1,7 @@
 public import Configuration
 import Foundation
-import HomeAssistantService
 import HomeAssistantKit
+import HomeAssistantService
 import ServiceRuntime
 
 /// The dashboard's Home Assistant settings: `home.assistant` (bool, `--home-assistant`), `home.assistant.prefix`
@@ -17,7 +17,8 @@ struct HomeAssistantSettings {
         prefix = config.string(forKey: "home.assistant.prefix", default: "homeassistant").trimmingCharacters(in: .whitespaces)
         idleHours = config.number(forKey: "home.assistant.idle.hours", default: 720)
         guard !prefix.isEmpty, !prefix.contains("+"), !prefix.contains("#"), !prefix.hasSuffix("/") else {
-            throw DashboardServiceError.invalidConfiguration("'home.assistant.prefix' is '\(prefix.prefix(60))'; expected a topic such as homeassistant")
+            throw DashboardServiceError.invalidConfiguration(
+                "'home.assistant.prefix' is '\(prefix.prefix(60))'; expected a topic such as homeassistant")
         }
         guard idleHours > 0, idleHours.isFinite else {
             throw DashboardServiceError.invalidConfiguration("'home.assistant.idle.hours' is \(idleHours); expected more than 0")

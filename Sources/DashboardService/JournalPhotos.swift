@@ -23,12 +23,14 @@ struct JournalPhotos: Sendable {
     static func contentType(ofFile name: String) -> String? {
         guard name.utf8.count <= maximumNameLength, let dot = name.lastIndex(of: ".") else { return nil }
         let stem = name[..<dot]
-        guard !stem.isEmpty, stem.unicodeScalars.allSatisfy({ scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
-            default: false
-            }
-        }) else { return nil }
+        guard !stem.isEmpty,
+            stem.unicodeScalars.allSatisfy({ scalar in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
+                default: false
+                }
+            })
+        else { return nil }
         switch name[name.index(after: dot)...] {
         case "jpg": return "image/jpeg"
         case "png": return "image/png"

@@ -49,9 +49,11 @@ public struct MapSettings: Sendable, Hashable {
         guard url.contains("{z}"), url.contains("{x}"), url.contains("{y}") else {
             return "must contain {z}, {x} and {y}, e.g. \(openStreetMapTiles)"
         }
-        guard url.unicodeScalars.allSatisfy({ scalar in
-            scalar.value > 0x20 && scalar.value < 0x7F && !"\"'<>\\`".unicodeScalars.contains(scalar)
-        }) else {
+        guard
+            url.unicodeScalars.allSatisfy({ scalar in
+                scalar.value > 0x20 && scalar.value < 0x7F && !"\"'<>\\`".unicodeScalars.contains(scalar)
+            })
+        else {
             return "must be plain ASCII without spaces, quotes, backslashes or angle brackets"
         }
         return nil

@@ -50,7 +50,9 @@ struct CoefficientFile: Sendable, Equatable {
 
         let count = Self.index(n: Self.maximumDegree, m: Self.maximumDegree) + 1
         var g = [Double](repeating: 0, count: count)
-        var h = g, gDot = g, hDot = g
+        var h = g
+        var gDot = g
+        var hDot = g
         var seen = [Bool](repeating: false, count: count)
         var highestDegree = 0
         var endMarkerFound = false

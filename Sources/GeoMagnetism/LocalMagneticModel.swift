@@ -15,8 +15,10 @@ public struct LocalMagneticModel: Sendable, Equatable {
     let fieldAtEpoch: FieldVector
     let yearlyRate: FieldVector
 
-    init(position: GeodeticPosition, epoch: Double, validity: ClosedRange<Double>,
-         fieldAtEpoch: FieldVector, yearlyRate: FieldVector) {
+    init(
+        position: GeodeticPosition, epoch: Double, validity: ClosedRange<Double>,
+        fieldAtEpoch: FieldVector, yearlyRate: FieldVector
+    ) {
         self.position = position
         self.epoch = epoch
         self.validity = validity
@@ -51,9 +53,10 @@ public struct LocalMagneticModel: Sendable, Equatable {
 
     private func vector(at decimalYear: Double) -> FieldVector {
         let dt = decimalYear - epoch
-        return FieldVector(north: fieldAtEpoch.north + dt * yearlyRate.north,
-                           east: fieldAtEpoch.east + dt * yearlyRate.east,
-                           down: fieldAtEpoch.down + dt * yearlyRate.down)
+        return FieldVector(
+            north: fieldAtEpoch.north + dt * yearlyRate.north,
+            east: fieldAtEpoch.east + dt * yearlyRate.east,
+            down: fieldAtEpoch.down + dt * yearlyRate.down)
     }
 
     private func checkDate(_ decimalYear: Double) throws(GeoMagnetismError) {

@@ -30,8 +30,11 @@ public struct MagneticFieldChange: Sendable, Equatable {
     ///   - east: Ẏ in nT/yr.
     ///   - down: Ż in nT/yr.
     public init(field: MagneticField, north: Double, east: Double, down: Double) {
-        let x = field.north, y = field.east, z = field.down
-        let h = field.horizontalIntensity, f = field.totalIntensity
+        let x = field.north
+        let y = field.east
+        let z = field.down
+        let h = field.horizontalIntensity
+        let f = field.totalIntensity
         self.north = north
         self.east = east
         self.down = down

@@ -39,8 +39,9 @@ extension WorldMagneticModel {
         altitude: Double,
         date: Date
     ) throws(GeoMagnetismError) -> MagneticField {
-        try field(latitude: latitude, longitude: longitude, altitude: altitude,
-                  decimalYear: Self.decimalYear(of: date))
+        try field(
+            latitude: latitude, longitude: longitude, altitude: altitude,
+            decimalYear: Self.decimalYear(of: date))
     }
 
     /// The proleptic Gregorian year containing a day counted from 1970-01-01 (Hinnant's `civil_from_days`).

@@ -8,8 +8,9 @@ struct FieldVector: Sendable, Equatable {
 
     /// The field elements of this vector at a position.
     func magneticField(at position: GeodeticPosition) -> MagneticField {
-        MagneticField(north: north, east: east, down: down,
-                      latitude: position.latitude, longitude: position.longitude)
+        MagneticField(
+            north: north, east: east, down: down,
+            latitude: position.latitude, longitude: position.longitude)
     }
 
     /// The element rates of the given field when this vector is its rate of change.
@@ -62,8 +63,12 @@ extension WorldMagneticModel {
             computeLegendreFunctions(x: sinPhi, degree: nMax, pcup: pcup, dpcup: dpcup)
 
             // MAG_Summation and MAG_SecVarSummation, in the geocentric frame.
-            var bx = 0.0, by = 0.0, bz = 0.0
-            var sx = 0.0, sy = 0.0, sz = 0.0
+            var bx = 0.0
+            var by = 0.0
+            var bz = 0.0
+            var sx = 0.0
+            var sy = 0.0
+            var sz = 0.0
             for n in 1...nMax {
                 let rp = radiusPower[n]
                 let nPlusOne = Double(n + 1)
@@ -71,8 +76,10 @@ extension WorldMagneticModel {
                     let i = CoefficientFile.index(n: n, m: m)
                     let gt = g[i] + dt * gDot[i]
                     let ht = h[i] + dt * hDot[i]
-                    let c = cosML[m], s = sinML[m]
-                    let p = pcup[i], dp = dpcup[i]
+                    let c = cosML[m]
+                    let s = sinML[m]
+                    let p = pcup[i]
+                    let dp = dpcup[i]
                     let mainCos = gt * c + ht * s
                     let svCos = gDot[i] * c + hDot[i] * s
                     bz -= rp * mainCos * nPlusOne * p
@@ -88,13 +95,15 @@ extension WorldMagneticModel {
                 sy /= cosPhi
             } else {
                 // At the geographic poles Y has a removable singularity: MAG_SummationSpecial.
-                (by, sy) = poleEastComponents(sinPhi: sinPhi, dt: dt, radiusPower: radiusPower,
-                                              cosLambda: cosLambda, sinLambda: sinLambda)
+                (by, sy) = poleEastComponents(
+                    sinPhi: sinPhi, dt: dt, radiusPower: radiusPower,
+                    cosLambda: cosLambda, sinLambda: sinLambda)
             }
 
             // MAG_RotateMagneticVector: from geocentric back to geodetic north/down.
             let psi = position.geocentricLatitude - position.geodeticLatitude
-            let sinPsi = sin(psi), cosPsi = cos(psi)
+            let sinPsi = sin(psi)
+            let cosPsi = cos(psi)
             let field = FieldVector(north: bx * cosPsi - bz * sinPsi, east: by, down: bx * sinPsi + bz * cosPsi)
             let rate = FieldVector(north: sx * cosPsi - sz * sinPsi, east: sy, down: sx * sinPsi + sz * cosPsi)
             return (field, rate)
@@ -156,9 +165,11 @@ extension WorldMagneticModel {
         cosLambda: Double,
         sinLambda: Double
     ) -> (field: Double, rate: Double) {
-        var previous = 1.0, beforePrevious = 0.0
+        var previous = 1.0
+        var beforePrevious = 0.0
         var norm1 = 1.0
-        var by = 0.0, sy = 0.0
+        var by = 0.0
+        var sy = 0.0
         for n in 1...degree {
             let i = CoefficientFile.index(n: n, m: 1)
             let norm2 = norm1 * Double(2 * n - 1) / Double(n)

@@ -76,7 +76,8 @@ public struct WorldMagneticModel: Sendable {
             let first = CoefficientFile.index(n: n, m: 0)
             norm[first] = norm[CoefficientFile.index(n: n - 1, m: 0)] * Double(2 * n - 1) / Double(n)
             for m in 1...n {
-                norm[first + m] = norm[first + m - 1]
+                norm[first + m] =
+                    norm[first + m - 1]
                     * (Double((n - m + 1) * (m == 1 ? 2 : 1)) / Double(n + m)).squareRoot()
             }
             for m in 0...n where n > 1 && m <= n - 2 {
@@ -130,8 +131,9 @@ public struct WorldMagneticModel: Sendable {
         altitude: Double,
         decimalYear: Double
     ) throws(GeoMagnetismError) -> MagneticField {
-        try field(latitude: latitude, longitude: longitude, altitude: altitude, decimalYear: decimalYear,
-                  allowOutsideValidity: false)
+        try field(
+            latitude: latitude, longitude: longitude, altitude: altitude, decimalYear: decimalYear,
+            allowOutsideValidity: false)
     }
 
     /// Computes the field at a place and time, optionally extrapolating past the model's validity.
@@ -207,8 +209,9 @@ public struct WorldMagneticModel: Sendable {
     /// - Parameter position: A validated position.
     public func localModel(at position: GeodeticPosition) -> LocalMagneticModel {
         let result = synthesize(at: position, yearsSinceEpoch: 0)
-        return LocalMagneticModel(position: position, epoch: epoch, validity: validity,
-                                  fieldAtEpoch: result.field, yearlyRate: result.rate)
+        return LocalMagneticModel(
+            position: position, epoch: epoch, validity: validity,
+            fieldAtEpoch: result.field, yearlyRate: result.rate)
     }
 
     func checkDate(_ decimalYear: Double, allowOutsideValidity: Bool) throws(GeoMagnetismError) {

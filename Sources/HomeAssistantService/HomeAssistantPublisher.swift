@@ -33,16 +33,19 @@ public actor HomeAssistantPublisher: Service {
 
     private func serve() async throws {
         let topics = context.topics
-        let requests = try [Topics.DeviceTopic.position, .heading, .permissions, .activity, .bearingLock, .steps].map {
-            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
-        } + [
-            SubscriptionRequest(try TopicFilter(topics.allDevices(.commandForget)), qos: .atLeastOnce),
-            SubscriptionRequest(try TopicFilter(discovery.statusTopic), qos: .atLeastOnce),
-        ]
+        let requests =
+            try [Topics.DeviceTopic.position, .heading, .permissions, .activity, .bearingLock, .steps].map {
+                SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
+            } + [
+                SubscriptionRequest(try TopicFilter(topics.allDevices(.commandForget)), qos: .atLeastOnce),
+                SubscriptionRequest(try TopicFilter(discovery.statusTopic), qos: .atLeastOnce),
+            ]
         let subscription = try await context.bus.subscribe(to: requests)
-        context.logger.info("publishing Home Assistant discovery", metadata: [
-            "homeAssistant.prefix": "\(discovery.discoveryPrefix)", "homeAssistant.idle": "\(idleTimeout)",
-        ])
+        context.logger.info(
+            "publishing Home Assistant discovery",
+            metadata: [
+                "homeAssistant.prefix": "\(discovery.discoveryPrefix)", "homeAssistant.idle": "\(idleTimeout)",
+            ])
         let tick = min(idleTimeout / 4, .seconds(60))
         while !Task.isCancelled {
             switch await subscription.nextBatch(limit: 1_000, before: .now.advanced(by: tick)) {
@@ -60,7 +63,8 @@ public actor HomeAssistantPublisher: Service {
     private func handle(_ message: BusMessage) async {
         if message.topic == discovery.statusTopic {
             if message.text.trimmingCharacters(in: .whitespacesAndNewlines) == "online" {
-                context.logger.info("Home Assistant is online; publishing the device configs again", metadata: ["homeAssistant.devices": "\(lastSeen.count)"])
+                context.logger.info(
+                    "Home Assistant is online; publishing the device configs again", metadata: ["homeAssistant.devices": "\(lastSeen.count)"])
                 for device in lastSeen.keys.sorted() { await announce(device) }
             }
             return
@@ -80,8 +84,9 @@ public actor HomeAssistantPublisher: Service {
 
     private func announce(_ device: String) async {
         do {
-            try await context.bus.publish(BusMessage(
-                topic: discovery.configTopic(device: device), payload: discovery.config(device: device), qos: .atLeastOnce, retain: true))
+            try await context.bus.publish(
+                BusMessage(
+                    topic: discovery.configTopic(device: device), payload: discovery.config(device: device), qos: .atLeastOnce, retain: true))
         } catch {
             context.logger.warning("could not publish a Home Assistant config", metadata: ["device": "\(device)", "error": "\(error)"])
         }

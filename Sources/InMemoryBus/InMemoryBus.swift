@@ -51,10 +51,12 @@ public final class InMemoryBus: ConnectableBus, SubscriptionBufferReporting {
     }
 
     private func end(publishWill: Bool) {
-        guard let current = connection.withLock({ value -> (id: Int, router: SubscriptionRouter)? in
-            defer { value = nil }
-            return value
-        }) else { return }
+        guard
+            let current = connection.withLock({ value -> (id: Int, router: SubscriptionRouter)? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         let statistics = current.router.bufferStatistics
         earlierDrops.withLock {
             $0.full += statistics.droppedFull

@@ -129,8 +129,8 @@ public enum FlickrSearch {
     /// One photo as a candidate, nil when it cannot be shown.
     private static func candidate(_ photo: JSONValue) -> PhotoCandidate? {
         guard photo.object != nil, let id = photo["id"]?.nonEmptyString,
-              let licenseID = photo["license"]?.int, displayableLicenses.contains(licenseID),
-              let license = license(licenseID)
+            let licenseID = photo["license"]?.int, displayableLicenses.contains(licenseID),
+            let license = license(licenseID)
         else { return nil }
 
         // Only http(s) addresses are downloaded or linked (a mangled answer must not become a link).
@@ -139,13 +139,15 @@ public enum FlickrSearch {
         }
         guard let imageURL = photo["url_z"]?.nonEmptyString.flatMap(WebAddress.http) ?? built.flatMap(WebAddress.http) else { return nil }
         let owner = photo["owner"]?.nonEmptyString
-        guard let pageURL = (owner.map { "https://www.flickr.com/photos/\($0)/\(id)" }).flatMap(WebAddress.http)
-            ?? WebAddress.http("https://www.flickr.com/photo.gne?id=\(id)")
+        guard
+            let pageURL = (owner.map { "https://www.flickr.com/photos/\($0)/\(id)" }).flatMap(WebAddress.http)
+                ?? WebAddress.http("https://www.flickr.com/photo.gne?id=\(id)")
         else { return nil }
 
         var coordinate: GeoCoordinate?
         if let latitude = photo["latitude"]?.double, let longitude = photo["longitude"]?.double,
-           !(latitude == 0 && longitude == 0) {
+            !(latitude == 0 && longitude == 0)
+        {
             let candidate = GeoCoordinate(latitude: latitude, longitude: longitude)
             if candidate.isValid { coordinate = candidate }
         }

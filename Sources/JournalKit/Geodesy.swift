@@ -12,7 +12,8 @@ public enum Geodesy {
         let radians = Double.pi / 180
         let sinHalfLatitude = sin((b.latitude - a.latitude) * radians / 2)
         let sinHalfLongitude = sin((b.longitude - a.longitude) * radians / 2)
-        var h = sinHalfLatitude * sinHalfLatitude
+        var h =
+            sinHalfLatitude * sinHalfLatitude
             + cos(a.latitude * radians) * cos(b.latitude * radians) * sinHalfLongitude * sinHalfLongitude
         h = min(max(h, 0), 1)
         return 2 * earthRadius * asin(h.squareRoot())

@@ -47,8 +47,9 @@ enum HTMLText {
         while index < text.endIndex {
             let character = text[index]
             if character == "&",
-               let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
-               let decoded = entity(text[text.index(after: index)..<semicolon]) {
+                let semicolon = text[index...].prefix(12).firstIndex(of: ";"),
+                let decoded = entity(text[text.index(after: index)..<semicolon])
+            {
                 output += decoded
                 index = text.index(after: semicolon)
             } else {

@@ -20,14 +20,14 @@ public enum RetryAfter {
     private static func imfFixdate(_ text: String) -> Double? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), weekdays.contains(String(parts[0].dropLast())),
-              parts[1].count == 2, allDigits(parts[1]), let day = Int(parts[1]),
-              let monthIndex = months.firstIndex(of: String(parts[2])),
-              parts[3].count == 4, allDigits(parts[3]), let year = Int(parts[3]),
-              parts[5] == "GMT"
+            parts[1].count == 2, allDigits(parts[1]), let day = Int(parts[1]),
+            let monthIndex = months.firstIndex(of: String(parts[2])),
+            parts[3].count == 4, allDigits(parts[3]), let year = Int(parts[3]),
+            parts[5] == "GMT"
         else { return nil }
         let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
         guard parts[4].count == 8, clock.count == 3, clock.allSatisfy({ $0.count == 2 && allDigits($0) }),
-              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2])
+            let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2])
         else { return nil }
         return UTCTime.seconds(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
     }

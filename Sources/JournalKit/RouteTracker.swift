@@ -194,12 +194,13 @@ public struct RouteTracker: Sendable {
                 let target = Double(photoPointsReached + 1) * every
                 let fraction = min(1, max(0, (target - last.distance) / metres))
                 photoPointsReached += 1
-                photoPoints.append(PhotoPoint(
-                    index: photoPointsReached,
-                    distance: target,
-                    coordinate: Geodesy.interpolate(last.coordinate, point.coordinate, fraction: fraction),
-                    time: last.time + (point.time - last.time) * fraction
-                ))
+                photoPoints.append(
+                    PhotoPoint(
+                        index: photoPointsReached,
+                        distance: target,
+                        coordinate: Geodesy.interpolate(last.coordinate, point.coordinate, fraction: fraction),
+                        time: last.time + (point.time - last.time) * fraction
+                    ))
             }
         }
         return Update(points: [point], photoPoints: photoPoints)

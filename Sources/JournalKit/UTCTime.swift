@@ -8,7 +8,7 @@ enum UTCTime {
     /// Seconds since 1970 of a UTC date and time; nil when a field is out of range.
     static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Double? {
         guard (1...9999).contains(year), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         return Double(Timestamp.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
     }
@@ -28,13 +28,13 @@ enum UTCTime {
             return value
         }
         guard bytes.count == 10 || bytes.count == 19,
-              bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10)
+            bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10)
         else { return nil }
         if bytes.count == 10 { return seconds(year: year, month: month, day: day) }
         guard bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
         return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }

@@ -68,7 +68,8 @@ public enum WikimediaSearch {
             guard let candidate = candidate(page), let pageID = page["pageid"]?.int else { return nil }
             return (page["index"]?.int ?? Int.max, pageID, candidate)
         }
-        return ordered
+        return
+            ordered
             .sorted { ($0.index, $0.pageID) < ($1.index, $1.pageID) }
             .map(\.candidate)
     }
@@ -76,8 +77,8 @@ public enum WikimediaSearch {
     /// One page as a candidate, nil when it cannot be shown.
     private static func candidate(_ page: JSONValue) -> PhotoCandidate? {
         guard page.object != nil, let pageID = page["pageid"]?.int,
-              let info = page["imageinfo"]?.array?.first, info.object != nil,
-              let url = info["url"]?.nonEmptyString
+            let info = page["imageinfo"]?.array?.first, info.object != nil,
+            let url = info["url"]?.nonEmptyString
         else { return nil }
         if let mime = info["mime"]?.nonEmptyString, !displayableMIMETypes.contains(mime.lowercased()) { return nil }
 
@@ -88,7 +89,8 @@ public enum WikimediaSearch {
         let title = meta("ObjectName").flatMap(HTMLText.plainText) ?? fileTitle.map(titleFromFileName) ?? "File \(pageID)"
         // Only http(s) addresses are downloaded or linked (a mangled answer must not become a link).
         guard let imageURL = info["thumburl"]?.nonEmptyString.flatMap(WebAddress.http) ?? WebAddress.http(url) else { return nil }
-        let pageURL = info["descriptionurl"]?.nonEmptyString.flatMap(WebAddress.http)
+        let pageURL =
+            info["descriptionurl"]?.nonEmptyString.flatMap(WebAddress.http)
             ?? fileTitle.map(commonsPageURL).flatMap(WebAddress.http) ?? "https://commons.wikimedia.org/wiki/?curid=\(pageID)"
 
         var coordinate: GeoCoordinate?

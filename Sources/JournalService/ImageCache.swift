@@ -66,21 +66,24 @@ actor ImageCache {
         }
         files[photoID] = name
         if !evicted.isEmpty {
-            logger.debug("image cache full; least recently used images deleted", metadata: [
-                "journal.evicted": "\(evicted.count)", "journal.cacheBytes": "\(index.totalBytes)",
-            ])
+            logger.debug(
+                "image cache full; least recently used images deleted",
+                metadata: [
+                    "journal.evicted": "\(evicted.count)", "journal.cacheBytes": "\(index.totalBytes)",
+                ])
         }
         return name
     }
 
     /// `wikimedia:123` → `wikimedia-123.jpg`: letters, digits, `-` and `_` only.
     static func fileName(photoID: String, kind: ImageKind) -> String {
-        let safe = String(photoID.unicodeScalars.prefix(100).map { scalar -> Character in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_": Character(scalar)
-            default: "-"
-            }
-        })
+        let safe = String(
+            photoID.unicodeScalars.prefix(100).map { scalar -> Character in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "_": Character(scalar)
+                default: "-"
+                }
+            })
         return "\(safe).\(kind.rawValue)"
     }
 

@@ -113,7 +113,8 @@ public struct JournalConfiguration: Sendable {
             cacheDirectory: config.string(forKey: "cache.dir", default: d.cacheDirectory),
             // Clamped before the multiplication (a huge value must not trap); validate() names the range.
             cacheLimitBytes: min(max(config.int(forKey: "cache.mb", default: d.cacheLimitBytes / 1_000_000), 0), 1_000_000) * 1_000_000,
-            maximumImageBytes: Int(min(max(config.number(forKey: "max.image.mb", default: Double(d.maximumImageBytes) / 1_000_000), 0), 1_000) * 1_000_000),
+            maximumImageBytes: Int(
+                min(max(config.number(forKey: "max.image.mb", default: Double(d.maximumImageBytes) / 1_000_000), 0), 1_000) * 1_000_000),
             requestTimeout: .milliseconds(config.int(forKey: "request.timeout.ms", default: 15_000)),
             concurrentLookups: config.int(forKey: "lookups", default: d.concurrentLookups),
             retry: RetryPolicy(base: config.number(forKey: "retry.base.seconds", default: d.retry.base), maximum: d.retry.maximum),
@@ -129,14 +130,20 @@ public struct JournalConfiguration: Sendable {
         func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
             if !ok { throw ConfigurationError(message()) }
         }
-        try check(route.photoEvery >= 10 && route.photoEvery <= 100_000, "the setting 'photo.every' is \(route.photoEvery); expected 10 to 100000 metres")
-        try check(route.maximumAccuracy > 0 && route.maximumAccuracy <= 10_000, "the setting 'max.accuracy' is \(route.maximumAccuracy); expected more than 0 and at most 10000 metres")
+        try check(
+            route.photoEvery >= 10 && route.photoEvery <= 100_000, "the setting 'photo.every' is \(route.photoEvery); expected 10 to 100000 metres")
+        try check(
+            route.maximumAccuracy > 0 && route.maximumAccuracy <= 10_000,
+            "the setting 'max.accuracy' is \(route.maximumAccuracy); expected more than 0 and at most 10000 metres")
         try check(restSeconds >= 1, "the setting 'rest.seconds' is \(restSeconds); expected 1 or more")
         try check((10...10_000).contains(searchRadius), "the setting 'search.radius' is \(searchRadius); expected 10 to 10000 metres")
-        try check(flickrCallsPerHour >= 1 && flickrCallsPerHour <= 3_600, "the setting 'flickr.calls.per.hour' is \(flickrCallsPerHour); expected 1 to 3600 (Flickr's limit per key)")
+        try check(
+            flickrCallsPerHour >= 1 && flickrCallsPerHour <= 3_600,
+            "the setting 'flickr.calls.per.hour' is \(flickrCallsPerHour); expected 1 to 3600 (Flickr's limit per key)")
         try check(cacheLimitBytes >= 1_000_000, "the setting 'cache.mb' is below 1; expected 1 or more")
         try check(maximumImageBytes >= 10_000, "the setting 'max.image.mb' is below 0.01")
-        try check(maximumImageBytes <= cacheLimitBytes, "the setting 'max.image.mb' is larger than 'cache.mb': an image that size could never be cached")
+        try check(
+            maximumImageBytes <= cacheLimitBytes, "the setting 'max.image.mb' is larger than 'cache.mb': an image that size could never be cached")
         try check(requestTimeout >= .milliseconds(100), "the setting 'request.timeout.ms' is below 100")
         try check((1...256).contains(concurrentLookups), "the setting 'lookups' is \(concurrentLookups); expected 1 to 256")
         try check(retry.base >= 0.01, "the setting 'retry.base.seconds' is \(retry.base); expected 0.01 or more")

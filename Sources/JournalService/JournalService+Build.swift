@@ -19,8 +19,9 @@ import ServiceRuntime
 public func buildJournal(config: ConfigReader, logger: Logger, bus: any ConnectableBus) throws -> ServiceGroup {
     let configuration = JournalConfiguration(config: config)
     try configuration.validate()
-    return try buildJournal(config: config, logger: logger, bus: bus, configuration: configuration,
-                            store: makeJournalStore(configuration: configuration, logger: logger))
+    return try buildJournal(
+        config: config, logger: logger, bus: bus, configuration: configuration,
+        store: makeJournalStore(configuration: configuration, logger: logger))
 }
 
 /// Builds the journal service with `configuration` and `store` (tests pass their own).
@@ -38,9 +39,11 @@ public func buildJournal(
     let finder = PhotoFinder(configuration: configuration, client: client.client, cache: cache, logger: logger)
     let service = JournalService(configuration: configuration, store: store, finder: finder, context: runtime.context)
     if configuration.flickrKey != nil {
-        logger.info("photos from Flickr (the key is set), Wikimedia Commons if Flickr refuses it", metadata: [
-            "journal.flickrCallsPerHour": "\(configuration.flickrCallsPerHour)",
-        ])
+        logger.info(
+            "photos from Flickr (the key is set), Wikimedia Commons if Flickr refuses it",
+            metadata: [
+                "journal.flickrCallsPerHour": "\(configuration.flickrCallsPerHour)"
+            ])
     } else {
         logger.info("photos from Wikimedia Commons", metadata: ["journal.wikimediaURL": "\(configuration.wikimediaURL)"])
     }
@@ -54,7 +57,8 @@ struct PhotoHTTPClient: Service {
 
     init(configuration: JournalConfiguration) {
         var settings = HTTPClient.Configuration.singletonConfiguration
-        settings.timeout = HTTPClient.Configuration.Timeout(connect: TimeAmount(configuration.connectTimeout), read: TimeAmount(configuration.requestTimeout))
+        settings.timeout = HTTPClient.Configuration.Timeout(
+            connect: TimeAmount(configuration.connectTimeout), read: TimeAmount(configuration.requestTimeout))
         settings.redirectConfiguration = .follow(max: 5, allowCycles: false)
         settings.connectionPool.retryConnectionEstablishment = false
         settings.connectionPool.idleTimeout = .seconds(30)

@@ -29,7 +29,8 @@ extension JournalService {
             payload = Self.errorReply(failure.code, failure.message, correlationId: request.correlationId)
         } catch {
             context.logger.warning("could not read walks", metadata: ["device": "\(request.device)", "error": "\(error)"])
-            payload = Self.errorReply("unavailable", "the journal cannot read its database now; try again shortly", correlationId: request.correlationId)
+            payload = Self.errorReply(
+                "unavailable", "the journal cannot read its database now; try again shortly", correlationId: request.correlationId)
         }
         await context.reply(payload, to: message, replyTo: request.replyTo, rejected: rejected)
     }
@@ -51,7 +52,8 @@ extension JournalService {
                 throw WalksFailure(code: "badRequest", message: "'limit' is \(limit); expected 1 to \(Self.maximumWalks)")
             }
             let walks = try await store.walks(device: request.device, limit: limit)
-            return try JSONEncoder.journal.encode(WalksReply(device: request.device, walks: walks.map(WalkPayload.init), correlationId: request.correlationId))
+            return try JSONEncoder.journal.encode(
+                WalksReply(device: request.device, walks: walks.map(WalkPayload.init), correlationId: request.correlationId))
         }
         let format = request.format ?? "json"
         guard format == "json" || format == "gpx" else {
@@ -67,9 +69,10 @@ extension JournalService {
             let gpx = Self.gpx(current, route: route, points: points)
             return try JSONEncoder.journal.encode(GPXReply(device: walk.device, walk: walk.id, gpx: gpx, correlationId: request.correlationId))
         }
-        return try JSONEncoder.journal.encode(WalkReply(
-            device: walk.device, walk: WalkPayload(current), route: route.map(RoutePointPayload.init),
-            points: points.map { PhotoPointPayload($0, urlPrefix: configuration.photoURLPrefix) }, correlationId: request.correlationId))
+        return try JSONEncoder.journal.encode(
+            WalkReply(
+                device: walk.device, walk: WalkPayload(current), route: route.map(RoutePointPayload.init),
+                points: points.map { PhotoPointPayload($0, urlPrefix: configuration.photoURLPrefix) }, correlationId: request.correlationId))
     }
 
     /// The walk as GPX 1.1: its route as one track, and a waypoint per photo linking to the photo's page.
@@ -83,7 +86,9 @@ extension JournalService {
                 description: "\(Int(stored.point.distance)) m along the walk. \(credit)", link: photo.pageURL, linkText: "The photo's page")
         }
         let name = walk.name ?? "Walk of \(walk.device) on \(day)"
-        return GPXDocument(name: name, description: "Recorded by StepCompass (\(Int(walk.distance)) m).", time: walk.started, track: route, waypoints: waypoints).xml()
+        return GPXDocument(
+            name: name, description: "Recorded by StepCompass (\(Int(walk.distance)) m).", time: walk.started, track: route, waypoints: waypoints
+        ).xml()
     }
 
     static func errorReply(_ code: String, _ message: String, correlationId: CorrelationID?) -> Data {

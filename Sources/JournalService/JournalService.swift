@@ -88,15 +88,18 @@ public actor JournalService: Service {
 
     private func handleMessages() async throws {
         let topics = context.topics
-        let requests = try [Topics.DeviceTopic.permissions, .location, .position, .steps, .commandWalk].map {
-            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
-        } + [SubscriptionRequest(try TopicFilter(topics.journalWalks), qos: .atLeastOnce)]
+        let requests =
+            try [Topics.DeviceTopic.permissions, .location, .position, .steps, .commandWalk].map {
+                SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
+            } + [SubscriptionRequest(try TopicFilter(topics.journalWalks), qos: .atLeastOnce)]
         let source = await finder.source
-        context.logger.info("subscribing; reading retained permissions", metadata: [
-            "journal.photoEvery": "\(configuration.route.photoEvery)", "journal.maxAccuracy": "\(configuration.route.maximumAccuracy)",
-            "journal.auto": "\(configuration.auto)", "journal.photos": "\(source.rawValue)",
-            "journal.walksOn": "\(walkDevices.count)",
-        ])
+        context.logger.info(
+            "subscribing; reading retained permissions",
+            metadata: [
+                "journal.photoEvery": "\(configuration.route.photoEvery)", "journal.maxAccuracy": "\(configuration.route.maximumAccuracy)",
+                "journal.auto": "\(configuration.auto)", "journal.photos": "\(source.rawValue)",
+                "journal.walksOn": "\(walkDevices.count)",
+            ])
         // The fixes queued for the persistent session while the journal was away come before the retained
         // permissions: they are handled once the permissions are known, not dropped as unauthorized.
         let settled = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
@@ -246,7 +249,6 @@ public actor JournalService: Service {
         }
     }
 
-
     // MARK: Walks
 
     func startWalk(device: String, name: String?, at time: Double, automatic: Bool) async throws {
@@ -278,10 +280,12 @@ public actor JournalService: Service {
             state.pendingRoute += update.points
         }
         devices[device] = state
-        context.logger.info(automatic ? "walk started after a rest (--auto)" : "walk started", metadata: [
-            "device": "\(device)", "journal.walk": "\(walk.id)", "journal.name": "\(name ?? "")",
-            "journal.recording": "\(state.recording)",
-        ])
+        context.logger.info(
+            automatic ? "walk started after a rest (--auto)" : "walk started",
+            metadata: [
+                "device": "\(device)", "journal.walk": "\(walk.id)", "journal.name": "\(name ?? "")",
+                "journal.recording": "\(state.recording)",
+            ])
     }
 
     func stopWalk(device: String, at time: Double, automatic: Bool) async throws {
@@ -296,10 +300,12 @@ public actor JournalService: Service {
         walkDevices[walk.id] = nil
         usedPhotos[walk.id] = nil
         let dropped = queue.removeValue(forKey: walk.id)?.count ?? 0
-        context.logger.info(automatic ? "walk stopped after a rest (--auto)" : "walk stopped", metadata: [
-            "device": "\(device)", "journal.walk": "\(walk.id)", "journal.distance": "\(Int(stopped?.distance ?? walk.distance))",
-            "journal.photos": "\(stopped?.photos ?? walk.photos)", "journal.pointsWithoutPhoto": "\(dropped)",
-        ])
+        context.logger.info(
+            automatic ? "walk stopped after a rest (--auto)" : "walk stopped",
+            metadata: [
+                "device": "\(device)", "journal.walk": "\(walk.id)", "journal.distance": "\(Int(stopped?.distance ?? walk.distance))",
+                "journal.photos": "\(stopped?.photos ?? walk.photos)", "journal.pointsWithoutPhoto": "\(dropped)",
+            ])
     }
 
     /// The walks that were on when the service stopped go on: their route resumes from the last stored point.

@@ -92,9 +92,11 @@ actor PhotoFinder {
                 } catch {
                     lastImageFailure = error.message
                     retryableImageFailure = retryableImageFailure || error.retryable
-                    logger.debug("an image could not be had; trying the next result", metadata: [
-                        "journal.photo": "\(candidate.id)", "error": "\(error.message)",
-                    ])
+                    logger.debug(
+                        "an image could not be had; trying the next result",
+                        metadata: [
+                            "journal.photo": "\(candidate.id)", "error": "\(error.message)",
+                        ])
                 }
             }
             if tries > 0 { break }  // results there, none usable now: no wider search
@@ -116,21 +118,25 @@ actor PhotoFinder {
         if let key = flickrKey {
             do {
                 return try await searchFlickr(key: key, near: point, radius: radius, allowed: allowed)
-            } catch where error.invalidKey {
+            } catch  where error.invalidKey {
                 if flickrKey != nil {
                     flickrKey = nil
-                    logger.error("Flickr refused the API key; using Wikimedia Commons from now on (check --flickr-key)", metadata: [
-                        "error": "\(error.message)",
-                    ])
+                    logger.error(
+                        "Flickr refused the API key; using Wikimedia Commons from now on (check --flickr-key)",
+                        metadata: [
+                            "error": "\(error.message)"
+                        ])
                 }
-            } catch where error.misconfigured {
+            } catch  where error.misconfigured {
                 // Flickr answered, but not to this search (a wrong --flickr-url, a method it does not know): this
                 // lookup asks Wikimedia instead; Flickr is tried again for the next one.
                 if loggedMisconfiguration != error.message {
                     loggedMisconfiguration = error.message
-                    logger.error("Flickr cannot answer the search; asking Wikimedia Commons instead (check --flickr-url)", metadata: [
-                        "error": "\(error.message)",
-                    ])
+                    logger.error(
+                        "Flickr cannot answer the search; asking Wikimedia Commons instead (check --flickr-url)",
+                        metadata: [
+                            "error": "\(error.message)"
+                        ])
                 }
             }
         }

@@ -67,7 +67,7 @@ enum JournalSchema {
             )
             """,
             "CREATE INDEX journal_photo_points_due ON journal_photo_points (next_attempt, walk, point_index) WHERE status = 'pending'",
-        ],
+        ]
     ]
 
     /// The schema, its own version table (the journal may share a database with the activity history) and its

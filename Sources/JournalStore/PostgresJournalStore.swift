@@ -46,7 +46,8 @@ public final class PostgresJournalStore: JournalStore {
             // one committed; the walk that won is then visible to the next statement (read committed). Should it
             // have been stopped in between, the insert is tried again.
             for _ in 0..<5 {
-                let inserted = try await connection.query("""
+                let inserted = try await connection.query(
+                    """
                     INSERT INTO journal_walks (\(unescaped: JournalSchema.walkColumns))
                     VALUES (\(walk.id), \(walk.device), \(walk.name), \(walk.started), \(walk.stopped), \(walk.distance),
                         \(Int64(walk.routePoints)), \(Int64(walk.points)), \(Int64(walk.photos)))
@@ -78,29 +79,34 @@ public final class PostgresJournalStore: JournalStore {
     }
 
     public func activeWalk(device: String) async throws -> Walk? {
-        try await Self.walks(client.query(
-            "SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE device = \(device) AND stopped IS NULL",
-            logger: logger)
+        try await Self.walks(
+            client.query(
+                "SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE device = \(device) AND stopped IS NULL",
+                logger: logger)
         ).first
     }
 
     public func activeWalks() async throws -> [Walk] {
-        try await Self.walks(client.query(
-            "SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE stopped IS NULL ORDER BY device, started",
-            logger: logger))
+        try await Self.walks(
+            client.query(
+                "SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE stopped IS NULL ORDER BY device, started",
+                logger: logger))
     }
 
     public func walk(id: String) async throws -> Walk? {
-        try await Self.walks(client.query(
-            "SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE id = \(id)", logger: logger)
+        try await Self.walks(
+            client.query(
+                "SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE id = \(id)", logger: logger)
         ).first
     }
 
     public func walks(device: String, limit: Int) async throws -> [Walk] {
-        try await Self.walks(client.query("""
-            SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE device = \(device)
-            ORDER BY started DESC, id DESC LIMIT \(Int64(max(0, limit)))
-            """, logger: logger))
+        try await Self.walks(
+            client.query(
+                """
+                SELECT \(unescaped: JournalSchema.walkColumns) FROM journal_walks WHERE device = \(device)
+                ORDER BY started DESC, id DESC LIMIT \(Int64(max(0, limit)))
+                """, logger: logger))
     }
 
     public func record(walk: String, route: [RoutePoint], photoPoints: [PhotoPoint]) async throws {
@@ -125,7 +131,8 @@ public final class PostgresJournalStore: JournalStore {
                 let elevations = route.map { $0.elevation ?? 0 }
                 let sources = route.map(\.source.rawValue)
                 let distances = route.map(\.distance)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO journal_route (walk, seq, recorded, latitude, longitude, elevation, source, distance)
                     SELECT \(walk)::text, u.seq, u.recorded, u.latitude, u.longitude,
                         CASE WHEN u.has_elevation THEN u.elevation END, u.source, u.distance
@@ -142,7 +149,8 @@ public final class PostgresJournalStore: JournalStore {
                 let latitudes = points.map(\.coordinate.latitude)
                 let longitudes = points.map(\.coordinate.longitude)
                 let times = points.map(\.time)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO journal_photo_points (walk, point_index, distance, latitude, longitude, reached, status, attempts)
                     SELECT \(walk)::text, u.point_index, u.distance, u.latitude, u.longitude, u.reached, 'pending', 0
                     FROM UNNEST(\(indexes)::bigint[], \(distances)::double precision[], \(latitudes)::double precision[],
@@ -151,7 +159,8 @@ public final class PostgresJournalStore: JournalStore {
                     ON CONFLICT (walk, point_index) DO NOTHING
                     """, logger: logger)
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE journal_walks SET distance = COALESCE(\(route.last?.distance)::double precision, distance),
                     route_points = route_points + \(Int64(route.count)),
                     points = (SELECT COUNT(*) FROM journal_photo_points WHERE walk = \(walk))
@@ -161,30 +170,35 @@ public final class PostgresJournalStore: JournalStore {
     }
 
     public func route(walk: String) async throws -> [RoutePoint] {
-        try await Self.route(client.query(
-            "SELECT \(unescaped: JournalSchema.routeColumns) FROM journal_route WHERE walk = \(walk) ORDER BY seq", logger: logger))
+        try await Self.route(
+            client.query(
+                "SELECT \(unescaped: JournalSchema.routeColumns) FROM journal_route WHERE walk = \(walk) ORDER BY seq", logger: logger))
     }
 
     public func lastRoutePoint(walk: String) async throws -> RoutePoint? {
-        try await Self.route(client.query(
-            "SELECT \(unescaped: JournalSchema.routeColumns) FROM journal_route WHERE walk = \(walk) ORDER BY seq DESC LIMIT 1",
-            logger: logger)
+        try await Self.route(
+            client.query(
+                "SELECT \(unescaped: JournalSchema.routeColumns) FROM journal_route WHERE walk = \(walk) ORDER BY seq DESC LIMIT 1",
+                logger: logger)
         ).first
     }
 
     public func photoPoints(walk: String) async throws -> [WalkPhotoPoint] {
-        try await Self.photoPoints(client.query(
-            "SELECT \(unescaped: JournalSchema.photoPointColumns) FROM journal_photo_points WHERE walk = \(walk) ORDER BY point_index",
-            logger: logger))
+        try await Self.photoPoints(
+            client.query(
+                "SELECT \(unescaped: JournalSchema.photoPointColumns) FROM journal_photo_points WHERE walk = \(walk) ORDER BY point_index",
+                logger: logger))
     }
 
     public func duePhotoPoints(now: Double, limit: Int) async throws -> [WalkPhotoPoint] {
         // Walks in byte order (as SQLite compares them), whatever the database's collation.
-        try await Self.photoPoints(client.query("""
-            SELECT \(unescaped: JournalSchema.photoPointColumns) FROM journal_photo_points
-            WHERE status = 'pending' AND (next_attempt IS NULL OR next_attempt <= \(now))
-            ORDER BY next_attempt NULLS FIRST, walk COLLATE "C", point_index LIMIT \(Int64(max(0, limit)))
-            """, logger: logger))
+        try await Self.photoPoints(
+            client.query(
+                """
+                SELECT \(unescaped: JournalSchema.photoPointColumns) FROM journal_photo_points
+                WHERE status = 'pending' AND (next_attempt IS NULL OR next_attempt <= \(now))
+                ORDER BY next_attempt NULLS FIRST, walk COLLATE "C", point_index LIMIT \(Int64(max(0, limit)))
+                """, logger: logger))
     }
 
     public func update(_ point: WalkPhotoPoint) async throws {
@@ -196,7 +210,8 @@ public final class PostgresJournalStore: JournalStore {
             var exists = false
             for try await _ in found.decode(String.self) { exists = true }
             guard exists else { throw JournalStoreError.unknownWalk(row.walk) }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO journal_photo_points (\(unescaped: JournalSchema.photoPointColumns))
                 VALUES (\(row.walk), \(Int64(row.index)), \(row.distance), \(row.latitude), \(row.longitude), \(row.reached),
                     \(row.status), \(Int64(row.attempts)), \(row.nextAttempt), \(row.lastError), \(row.cachedFile),
@@ -211,7 +226,8 @@ public final class PostgresJournalStore: JournalStore {
                     image_url = EXCLUDED.image_url, photo_lat = EXCLUDED.photo_lat, photo_lon = EXCLUDED.photo_lon,
                     taken = EXCLUDED.taken, width = EXCLUDED.width, height = EXCLUDED.height
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE journal_walks SET
                     points = (SELECT COUNT(*) FROM journal_photo_points WHERE walk = \(row.walk)),
                     photos = (SELECT COUNT(*) FROM journal_photo_points WHERE walk = \(row.walk) AND status = 'found')
@@ -251,9 +267,10 @@ public final class PostgresJournalStore: JournalStore {
         for try await (id, device, name, started, stopped, distance, routePoints, points, photos) in rows.decode(
             (String, String, String?, Double, Double?, Double, Int64, Int64, Int64).self)
         {
-            walks.append(Walk(
-                id: id, device: device, name: name, started: started, stopped: stopped, distance: distance,
-                routePoints: Int(routePoints), points: Int(points), photos: Int(photos)))
+            walks.append(
+                Walk(
+                    id: id, device: device, name: name, started: started, stopped: stopped, distance: distance,
+                    routePoints: Int(routePoints), points: Int(points), photos: Int(photos)))
         }
         return walks
     }
@@ -263,9 +280,10 @@ public final class PostgresJournalStore: JournalStore {
         for try await (recorded, latitude, longitude, elevation, source, distance) in rows.decode(
             (Double, Double, Double, Double?, String, Double).self)
         {
-            route.append(try JournalSchema.routePoint(
-                recorded: recorded, latitude: latitude, longitude: longitude, elevation: elevation, source: source,
-                distance: distance))
+            route.append(
+                try JournalSchema.routePoint(
+                    recorded: recorded, latitude: latitude, longitude: longitude, elevation: elevation, source: source,
+                    distance: distance))
         }
         return route
     }
@@ -274,32 +292,33 @@ public final class PostgresJournalStore: JournalStore {
         var points: [WalkPhotoPoint] = []
         for try await row in rows {
             let cells = row.makeRandomAccess()
-            points.append(try PhotoPointRow(
-                walk: cells["walk"].decode(String.self),
-                index: Int(cells["point_index"].decode(Int64.self)),
-                distance: cells["distance"].decode(Double.self),
-                latitude: cells["latitude"].decode(Double.self),
-                longitude: cells["longitude"].decode(Double.self),
-                reached: cells["reached"].decode(Double.self),
-                status: cells["status"].decode(String.self),
-                attempts: Int(cells["attempts"].decode(Int64.self)),
-                nextAttempt: cells["next_attempt"].decode(Double?.self),
-                lastError: cells["last_error"].decode(String?.self),
-                cachedFile: cells["cached_file"].decode(String?.self),
-                photoID: cells["photo_id"].decode(String?.self),
-                photoSource: cells["photo_source"].decode(String?.self),
-                title: cells["title"].decode(String?.self),
-                author: cells["author"].decode(String?.self),
-                license: cells["license"].decode(String?.self),
-                licenseURL: cells["license_url"].decode(String?.self),
-                pageURL: cells["page_url"].decode(String?.self),
-                imageURL: cells["image_url"].decode(String?.self),
-                photoLatitude: cells["photo_lat"].decode(Double?.self),
-                photoLongitude: cells["photo_lon"].decode(Double?.self),
-                taken: cells["taken"].decode(Double?.self),
-                width: cells["width"].decode(Int64?.self).map(Int.init),
-                height: cells["height"].decode(Int64?.self).map(Int.init)
-            ).value())
+            points.append(
+                try PhotoPointRow(
+                    walk: cells["walk"].decode(String.self),
+                    index: Int(cells["point_index"].decode(Int64.self)),
+                    distance: cells["distance"].decode(Double.self),
+                    latitude: cells["latitude"].decode(Double.self),
+                    longitude: cells["longitude"].decode(Double.self),
+                    reached: cells["reached"].decode(Double.self),
+                    status: cells["status"].decode(String.self),
+                    attempts: Int(cells["attempts"].decode(Int64.self)),
+                    nextAttempt: cells["next_attempt"].decode(Double?.self),
+                    lastError: cells["last_error"].decode(String?.self),
+                    cachedFile: cells["cached_file"].decode(String?.self),
+                    photoID: cells["photo_id"].decode(String?.self),
+                    photoSource: cells["photo_source"].decode(String?.self),
+                    title: cells["title"].decode(String?.self),
+                    author: cells["author"].decode(String?.self),
+                    license: cells["license"].decode(String?.self),
+                    licenseURL: cells["license_url"].decode(String?.self),
+                    pageURL: cells["page_url"].decode(String?.self),
+                    imageURL: cells["image_url"].decode(String?.self),
+                    photoLatitude: cells["photo_lat"].decode(Double?.self),
+                    photoLongitude: cells["photo_lon"].decode(Double?.self),
+                    taken: cells["taken"].decode(Double?.self),
+                    width: cells["width"].decode(Int64?.self).map(Int.init),
+                    height: cells["height"].decode(Int64?.self).map(Int.init)
+                ).value())
         }
         return points
     }

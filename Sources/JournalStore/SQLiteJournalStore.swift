@@ -37,8 +37,10 @@ public final class SQLiteJournalStore: JournalStore {
                     INSERT INTO journal_walks (\(JournalSchema.walkColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (device) WHERE stopped IS NULL DO NOTHING
                     """,
-                arguments: [walk.id, walk.device, walk.name, walk.started, walk.stopped, walk.distance, walk.routePoints,
-                            walk.points, walk.photos])
+                arguments: [
+                    walk.id, walk.device, walk.name, walk.started, walk.stopped, walk.distance, walk.routePoints,
+                    walk.points, walk.photos,
+                ])
             guard db.changesCount == 0 else { return }
             // Writes are serialised: the walk that won is still on.
             let active = try String.fetchOne(
@@ -84,12 +86,14 @@ public final class SQLiteJournalStore: JournalStore {
                 throw JournalStoreError.unknownWalk(walk)
             }
             if !route.isEmpty {
-                var seq = try Int64.fetchOne(
-                    db, sql: "SELECT COALESCE(MAX(seq), 0) FROM journal_route WHERE walk = ?", arguments: [walk]) ?? 0
-                let insert = try db.cachedStatement(sql: """
-                    INSERT INTO journal_route (walk, seq, recorded, latitude, longitude, elevation, source, distance)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+                var seq =
+                    try Int64.fetchOne(
+                        db, sql: "SELECT COALESCE(MAX(seq), 0) FROM journal_route WHERE walk = ?", arguments: [walk]) ?? 0
+                let insert = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO journal_route (walk, seq, recorded, latitude, longitude, elevation, source, distance)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
                 for point in route {
                     seq += 1
                     try insert.execute(arguments: [
@@ -98,11 +102,12 @@ public final class SQLiteJournalStore: JournalStore {
                     ])
                 }
             }
-            let insertPoint = try db.cachedStatement(sql: """
-                INSERT INTO journal_photo_points (walk, point_index, distance, latitude, longitude, reached, status, attempts)
-                VALUES (?, ?, ?, ?, ?, ?, 'pending', 0)
-                ON CONFLICT (walk, point_index) DO NOTHING
-                """)
+            let insertPoint = try db.cachedStatement(
+                sql: """
+                    INSERT INTO journal_photo_points (walk, point_index, distance, latitude, longitude, reached, status, attempts)
+                    VALUES (?, ?, ?, ?, ?, ?, 'pending', 0)
+                    ON CONFLICT (walk, point_index) DO NOTHING
+                    """)
             for point in JournalSchema.distinct(photoPoints) {
                 try insertPoint.execute(arguments: [
                     walk, point.index, point.distance, point.coordinate.latitude, point.coordinate.longitude, point.time,
@@ -187,9 +192,10 @@ public final class SQLiteJournalStore: JournalStore {
 
     public func usedPhotoIDs(walk: String) async throws -> Set<String> {
         try await pool.read { db in
-            Set(try String.fetchAll(
-                db, sql: "SELECT photo_id FROM journal_photo_points WHERE walk = ? AND status = 'found' AND photo_id IS NOT NULL",
-                arguments: [walk]))
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT photo_id FROM journal_photo_points WHERE walk = ? AND status = 'found' AND photo_id IS NOT NULL",
+                    arguments: [walk]))
         }
     }
 

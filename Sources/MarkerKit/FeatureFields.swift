@@ -229,8 +229,9 @@ struct FeatureFields {
             return
         }
         guard sawCoordinates, coordinatesValid else {
-            builder.reject(index, idText, .invalidCoordinates,
-                           sawCoordinates ? "coordinates must be [longitude, latitude] numbers" : "missing coordinates")
+            builder.reject(
+                index, idText, .invalidCoordinates,
+                sawCoordinates ? "coordinates must be [longitude, latitude] numbers" : "missing coordinates")
             return
         }
         guard coordinatesFinite else {
@@ -268,7 +269,7 @@ struct FeatureFields {
             builder.reject(index, idText, .missingName, "name is blank")
             return
         }
-        guard let idText else { return } // unreachable: a missing id was rejected above
+        guard let idText else { return }  // unreachable: a missing id was rejected above
         guard builder.seen.insert(MarkerID(idText)).inserted else {
             builder.reject(index, idText, .duplicateID, "id \"\(idText)\" already used by an earlier feature")
             return
@@ -280,12 +281,14 @@ struct FeatureFields {
     static func trimmed(_ name: String) -> String {
         let utf8 = name.utf8
         if let first = utf8.first, let last = utf8.last,
-           first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            first > 0x20, first < 0x7F, last > 0x20, last < 0x7F
+        {
             return name
         }
         let scalars = name.unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else {
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else {
             return ""
         }
         return String(scalars[start...end])

@@ -22,7 +22,8 @@ public enum Haversine {
         let phi2 = latitude2 * toRadians
         let sinHalfDeltaPhi = sin((latitude2 - latitude1) * toRadians / 2)
         let sinHalfDeltaLambda = sin((longitude2 - longitude1) * toRadians / 2)
-        var h = sinHalfDeltaPhi * sinHalfDeltaPhi
+        var h =
+            sinHalfDeltaPhi * sinHalfDeltaPhi
             + cos(phi1) * cos(phi2) * sinHalfDeltaLambda * sinHalfDeltaLambda
         h = min(max(h, 0), 1)
         return 2 * earthRadiusMiles * asin(h.squareRoot())
@@ -30,8 +31,9 @@ public enum Haversine {
 
     /// The distance between two markers in miles, unrounded.
     public static func distanceMiles(_ a: Marker, _ b: Marker) -> Double {
-        distanceMiles(latitude1: a.latitude, longitude1: a.longitude,
-                      latitude2: b.latitude, longitude2: b.longitude)
+        distanceMiles(
+            latitude1: a.latitude, longitude1: a.longitude,
+            latitude2: b.latitude, longitude2: b.longitude)
     }
 
     /// Rounds miles to two decimals, halves away from zero, as the contract publishes them.

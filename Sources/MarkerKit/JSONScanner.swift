@@ -96,7 +96,7 @@ struct JSONScanner {
         case UInt8(ascii: "["): return .array
         case UInt8(ascii: "\""): return .string
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "N"), UInt8(ascii: "I"):
+            UInt8(ascii: "N"), UInt8(ascii: "I"):
             return .number
         case UInt8(ascii: "t"): return .literalTrue
         case UInt8(ascii: "f"): return .literalFalse
@@ -187,8 +187,8 @@ struct JSONScanner {
                 guard position < count else { break }
                 switch base[position] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"),
-                     UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
-                     UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                    UInt8(ascii: "r"), UInt8(ascii: "t"):
                     position += 1
                 case UInt8(ascii: "u"):
                     position += 1
@@ -259,7 +259,8 @@ struct JSONScanner {
                 let unit = hex4(i)
                 i += 4
                 if unit >= 0xD800 && unit < 0xDC00,
-                   i + 6 <= raw.count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") {
+                    i + 6 <= raw.count, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u")
+                {
                     let low = hex4(i + 2)
                     if low >= 0xDC00 && low < 0xE000 {
                         i += 6
@@ -267,8 +268,8 @@ struct JSONScanner {
                         continue
                     }
                 }
-                appendScalar(unit) // a lone surrogate becomes U+FFFD
-            default: bytes.append(escaped) // \" \\ \/
+                appendScalar(unit)  // a lone surrogate becomes U+FFFD
+            default: bytes.append(escaped)  // \" \\ \/
             }
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -105,7 +105,7 @@ enum DocumentReader {
                     sawFeatures = true
                     if try s.peekKind() == .array {
                         featuresIsArray = true
-                        builder = ReportBuilder() // a repeated member: the last one counts
+                        builder = ReportBuilder()  // a repeated member: the last one counts
                         try readFeatures(&s, into: &builder)
                     } else {
                         featuresIsArray = false

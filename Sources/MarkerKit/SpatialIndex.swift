@@ -60,8 +60,10 @@ public struct SpatialIndex: Sendable {
             let phi = marker.latitude * toRadians
             let lambda = marker.longitude * toRadians
             let cosPhi = cos(phi)
-            nodes.append(Node(x: cosPhi * cos(lambda), y: cosPhi * sin(lambda), z: sin(phi),
-                              marker: Int32(i), axis: 0))
+            nodes.append(
+                Node(
+                    x: cosPhi * cos(lambda), y: cosPhi * sin(lambda), z: sin(phi),
+                    marker: Int32(i), axis: 0))
         }
         nodes.withUnsafeMutableBufferPointer { buffer in
             SpatialIndex.build(buffer, 0, buffer.count)
@@ -71,15 +73,24 @@ public struct SpatialIndex: Sendable {
 
     private static func build(_ nodes: UnsafeMutableBufferPointer<Node>, _ lo: Int, _ hi: Int) {
         guard hi - lo > leafSize else { return }
-        var minX = Double.infinity, minY = Double.infinity, minZ = Double.infinity
-        var maxX = -Double.infinity, maxY = -Double.infinity, maxZ = -Double.infinity
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var minZ = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        var maxZ = -Double.infinity
         for i in lo..<hi {
             let node = nodes[i]
-            minX = min(minX, node.x); maxX = max(maxX, node.x)
-            minY = min(minY, node.y); maxY = max(maxY, node.y)
-            minZ = min(minZ, node.z); maxZ = max(maxZ, node.z)
+            minX = min(minX, node.x)
+            maxX = max(maxX, node.x)
+            minY = min(minY, node.y)
+            maxY = max(maxY, node.y)
+            minZ = min(minZ, node.z)
+            maxZ = max(maxZ, node.z)
         }
-        let spreadX = maxX - minX, spreadY = maxY - minY, spreadZ = maxZ - minZ
+        let spreadX = maxX - minX
+        let spreadY = maxY - minY
+        let spreadZ = maxZ - minZ
         let axis: UInt8 = spreadX >= spreadY ? (spreadX >= spreadZ ? 0 : 2) : (spreadY >= spreadZ ? 1 : 2)
         let mid = (lo + hi) >> 1
         select(nodes, lo, hi - 1, mid, axis)
@@ -124,8 +135,10 @@ public struct SpatialIndex: Sendable {
     ///   - count: how many; fewer come back when the index holds fewer markers.
     ///   - excludedMarker: the position in ``markers`` of a marker to leave out (the marker a
     ///     query is about), or `nil`.
-    public func nearest(latitude: Double, longitude: Double, count: Int,
-                        excluding excludedMarker: Int? = nil) -> [NearestResult] {
+    public func nearest(
+        latitude: Double, longitude: Double, count: Int,
+        excluding excludedMarker: Int? = nil
+    ) -> [NearestResult] {
         guard latitude.isFinite, longitude.isFinite else { return [] }
         let available = markers.count - (excludedMarker.map { markers.indices.contains($0) ? 1 : 0 } ?? 0)
         let k = min(count, available)
@@ -136,8 +149,10 @@ public struct SpatialIndex: Sendable {
                 let nodes = nodeBuffer.baseAddress!
                 let markers = markerBuffer.baseAddress!
                 // Fast path: rank by chord, then compute Haversine for the few survivors.
-                let fast = withUnsafeTemporaryAllocation(of: ChordCandidate.self,
-                                                         capacity: k + ChordSearch.spare) { list in
+                let fast = withUnsafeTemporaryAllocation(
+                    of: ChordCandidate.self,
+                    capacity: k + ChordSearch.spare
+                ) { list in
                     var walk = KDWalk(
                         nodes: nodes, excluded: excluded, latitude: latitude, longitude: longitude,
                         collector: ChordSearch(list: list.baseAddress!, wanted: k))
@@ -151,8 +166,9 @@ public struct SpatialIndex: Sendable {
                 return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: k) { best in
                     var walk = KDWalk(
                         nodes: nodes, excluded: excluded, latitude: latitude, longitude: longitude,
-                        collector: Search(markers: markers, best: best.baseAddress!, capacity: k,
-                                          latitude: latitude, longitude: longitude))
+                        collector: Search(
+                            markers: markers, best: best.baseAddress!, capacity: k,
+                            latitude: latitude, longitude: longitude))
                     walk.run(0, nodeBuffer.count)
                     return (0..<walk.collector.found).map { i in
                         NearestResult(marker: markers[Int(best[i].marker)], distanceMiles: best[i].distance)
@@ -239,7 +255,9 @@ public struct SpatialIndex: Sendable {
         @inline(__always)
         mutating func visit(_ i: Int) {
             let node = nodes[i]
-            let dx = node.x - qx, dy = node.y - qy, dz = node.z - qz
+            let dx = node.x - qx
+            let dy = node.y - qy
+            let dz = node.z - qz
             let chordSquared = dx * dx + dy * dy + dz * dz
             if chordSquared <= collector.bound && node.marker != excluded {
                 collector.offer(node.marker, chordSquared: chordSquared)
@@ -270,7 +288,7 @@ public struct SpatialIndex: Sendable {
             if found == capacity {
                 // Everything held is within the margin of the wanted-th: too many near-ties.
                 overflowed = true
-                bound = -1 // stop the search; the caller falls back to the exact ranking
+                bound = -1  // stop the search; the caller falls back to the exact ranking
                 return
             }
             var j = found
@@ -290,8 +308,10 @@ public struct SpatialIndex: Sendable {
         func results(markers: UnsafePointer<Marker>, latitude: Double, longitude: Double) -> [NearestResult] {
             var results = (0..<found).map { i in
                 let m = markers[Int(list[i].marker)]
-                return NearestResult(marker: m, distanceMiles: Haversine.distanceMiles(
-                    latitude1: latitude, longitude1: longitude, latitude2: m.latitude, longitude2: m.longitude))
+                return NearestResult(
+                    marker: m,
+                    distanceMiles: Haversine.distanceMiles(
+                        latitude1: latitude, longitude1: longitude, latitude2: m.latitude, longitude2: m.longitude))
             }
             if found > 1 {
                 results.sort { a, b in
@@ -322,8 +342,10 @@ public struct SpatialIndex: Sendable {
         /// Squared chord beyond which nothing can enter the list (infinite until it is full).
         var bound = Double.infinity
 
-        init(markers: UnsafePointer<Marker>, best: UnsafeMutablePointer<Candidate>, capacity: Int,
-             latitude: Double, longitude: Double) {
+        init(
+            markers: UnsafePointer<Marker>, best: UnsafeMutablePointer<Candidate>, capacity: Int,
+            latitude: Double, longitude: Double
+        ) {
             self.markers = markers
             self.best = best
             self.capacity = capacity
@@ -334,8 +356,9 @@ public struct SpatialIndex: Sendable {
         /// Ranks a candidate by the contract's distance and id, inserting it if it makes the list.
         mutating func offer(_ marker: Int32, chordSquared: Double) {
             let m = markers[Int(marker)]
-            let distance = Haversine.distanceMiles(latitude1: latitude, longitude1: longitude,
-                                                   latitude2: m.latitude, longitude2: m.longitude)
+            let distance = Haversine.distanceMiles(
+                latitude1: latitude, longitude1: longitude,
+                latitude2: m.latitude, longitude2: m.longitude)
             if found == capacity {
                 guard precedes(distance, marker, best[found - 1]) else { return }
                 found -= 1

@@ -3,8 +3,8 @@ import Bus
 import Foundation
 import Logging
 import MarkerKit
-public import ServiceRuntime
 public import ServiceLifecycle
+public import ServiceRuntime
 
 /// The marker geodata service: keeps the source's markers in service and answers over the bus.
 ///

@@ -1,5 +1,5 @@
-import ServiceRuntime
 import MarkerKit
+import ServiceRuntime
 
 /// A neighbour in a reply or a `nearby` message: `{"id", "name", "latitude", "longitude",
 /// "distanceMiles"}`, the distance rounded to two decimals.

@@ -1,4 +1,5 @@
 import ServiceRuntime
+
 /// A `stepcompass/markers/nearest` request: `{"id", "count"}` or `{"latitude", "longitude",
 /// "count"}`, plus `replyTo` and `correlationId` for MQTT 3.1.1 clients.
 ///

@@ -1,7 +1,8 @@
 import Bus
-import Synchronization
 import CMosquitto
 import Logging
+import Synchronization
+
 import struct Foundation.Data
 
 /// libmosquitto's callbacks. They run on the network thread, copy what they need, update the state
@@ -36,13 +37,16 @@ extension MosquittoBus {
 
     private func didConnect(reasonCode: Int32, flags: Int32) {
         guard reasonCode == 0 else {
-            let reason = configuration.protocolVersion == .v5
+            let reason =
+                configuration.protocolVersion == .v5
                 ? MosquittoError.describe(reasonCode: reasonCode)
                 : String(cString: mosquitto_connack_string(reasonCode))
             state.withLock { $0.lastError = "the broker refused the connection: \(reason)" }
-            logger.warning("the MQTT broker refused the connection", metadata: [
-                "mqtt.broker": "\(configuration.host):\(configuration.port)", "mqtt.reason": "\(reason)",
-            ])
+            logger.warning(
+                "the MQTT broker refused the connection",
+                metadata: [
+                    "mqtt.broker": "\(configuration.host):\(configuration.port)", "mqtt.reason": "\(reason)",
+                ])
             return
         }
         let active = router.activeRequests
@@ -55,11 +59,13 @@ extension MosquittoBus {
                 return (Array(state.connectWaiters.values), state.connectCount, state.birth)
             }
         }
-        logger.info(count == 1 ? "connected to the MQTT broker" : "reconnected to the MQTT broker", metadata: [
-            "mqtt.broker": "\(configuration.host):\(configuration.port)",
-            "mqtt.protocol": "\(configuration.protocolVersion.rawValue)",
-            "mqtt.sessionPresent": "\(flags & 1 == 1)",
-        ])
+        logger.info(
+            count == 1 ? "connected to the MQTT broker" : "reconnected to the MQTT broker",
+            metadata: [
+                "mqtt.broker": "\(configuration.host):\(configuration.port)",
+                "mqtt.protocol": "\(configuration.protocolVersion.rawValue)",
+                "mqtt.sessionPresent": "\(flags & 1 == 1)",
+            ])
         configuration.observer?.connection(up: true)
         resubscribe(active, birth: birth)
         for waiter in waiters { waiter.resume() }
@@ -81,9 +87,11 @@ extension MosquittoBus {
                 if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                     _ = state.withLock { $0.resubscribeMids.insert(mid) }
                 } else {
-                    logger.warning("could not resubscribe", metadata: [
-                        "mqtt.filter": "\(request.filter)", "error": "\(MosquittoError.describe(code: rc))",
-                    ])
+                    logger.warning(
+                        "could not resubscribe",
+                        metadata: [
+                            "mqtt.filter": "\(request.filter)", "error": "\(MosquittoError.describe(code: rc))",
+                        ])
                 }
             }
         }
@@ -129,9 +137,11 @@ extension MosquittoBus {
     private func didPublish(mid: Int32, reasonCode: Int32) {
         window.complete(mid: mid)
         if reasonCode >= 0x80 {
-            logger.warning("the broker did not accept a publish", metadata: [
-                "mqtt.mid": "\(mid)", "mqtt.reason": "\(MosquittoError.describe(reasonCode: reasonCode))",
-            ])
+            logger.warning(
+                "the broker did not accept a publish",
+                metadata: [
+                    "mqtt.mid": "\(mid)", "mqtt.reason": "\(MosquittoError.describe(reasonCode: reasonCode))",
+                ])
         }
     }
 
@@ -161,17 +171,19 @@ extension MosquittoBus {
 
     private func didAcknowledge(mid: Int32, codes: [Int32]) {
         // Taking sendLock first means a caller that sent this SUBSCRIBE has registered its message id.
-        let (waiter, birth): (CheckedContinuation<[Int32], any Error>?, BusMessage?) = sendLock.withLock { _ in state.withLock { state in
-            if state.resubscribeMids.remove(mid) != nil {
-                return (nil, state.resubscribeMids.isEmpty ? state.birth : nil)
+        let (waiter, birth): (CheckedContinuation<[Int32], any Error>?, BusMessage?) = sendLock.withLock { _ in
+            state.withLock { state in
+                if state.resubscribeMids.remove(mid) != nil {
+                    return (nil, state.resubscribeMids.isEmpty ? state.birth : nil)
+                }
+                if let waiter = state.ackWaiters.removeValue(forKey: mid) {
+                    state.awaitingAck.remove(mid)
+                    return (waiter, nil)
+                }
+                if state.awaitingAck.contains(mid) { state.acks[mid] = codes }
+                return (nil, nil)
             }
-            if let waiter = state.ackWaiters.removeValue(forKey: mid) {
-                state.awaitingAck.remove(mid)
-                return (waiter, nil)
-            }
-            if state.awaitingAck.contains(mid) { state.acks[mid] = codes }
-            return (nil, nil)
-        } }
+        }
         waiter?.resume(returning: codes)
         if let birth { publishFromCallback(birth) }
     }

@@ -1,8 +1,8 @@
 import Bus
-import Synchronization
 import CMosquitto
 import Foundation
 import Logging
+import Synchronization
 
 extension MosquittoBus {
     /// Applies the configuration to the libmosquitto handle (before the first connect).
@@ -98,10 +98,12 @@ extension MosquittoBus {
                     let reason = MosquittoError(code: rc, function: "mosquitto_connect_bind_v5").message
                     state.withLock { $0.lastError = reason }
                     let level: Logger.Level = failures == 1 || failures % 20 == 0 ? .warning : .debug
-                    logger.log(level: level, "cannot reach the MQTT broker, retrying", metadata: [
-                        "mqtt.broker": "\(configuration.host):\(configuration.port)", "error": "\(reason)",
-                        "retry.in": "\(delay)", "retry.attempt": "\(failures)",
-                    ])
+                    logger.log(
+                        level: level, "cannot reach the MQTT broker, retrying",
+                        metadata: [
+                            "mqtt.broker": "\(configuration.host):\(configuration.port)", "error": "\(reason)",
+                            "retry.in": "\(delay)", "retry.attempt": "\(failures)",
+                        ])
                     pause(delay)
                     delay = min(delay * 2, configuration.reconnectDelayMax)
                     continue

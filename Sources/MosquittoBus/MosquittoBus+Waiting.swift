@@ -7,7 +7,8 @@ extension MosquittoBus {
         if let timeout {
             guard try await withTimeout(timeout, { try await self.waitUntilConnected(timeout: nil) }) != nil else {
                 let reason = state.withLock { $0.lastError } ?? "no answer"
-                throw BusError(.timeout,
+                throw BusError(
+                    .timeout,
                     "could not connect to the MQTT broker at \(configuration.host):\(configuration.port) within \(timeout): \(reason)")
             }
             return

@@ -1,6 +1,7 @@
 public import Bus
 import CMosquitto
 public import Logging
+
 import struct Foundation.Data
 
 /// A ``MessageBus`` on a real MQTT broker through libmosquitto.
@@ -176,7 +177,8 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
                 for (request, mid) in zip(requests, mids) {
                     let granted = try await waitForAcknowledgement(mid: mid)
                     if granted.contains(where: { $0 >= 0x80 }) {
-                        throw BusError(.subscriptionRejected,
+                        throw BusError(
+                            .subscriptionRejected,
                             "the broker refused the subscription to '\(request.filter)' (reason \(granted.map(String.init).joined(separator: ","))): "
                                 + MosquittoError.describe(reasonCode: granted.first ?? 0x80))
                     }
@@ -188,9 +190,11 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
                 try? await unsubscribe(subscription)
                 throw error
             }
-            logger.info("subscribed", metadata: [
-                "mqtt.filters": "\(requests.map { "\($0.filter)@\($0.qos.rawValue)" }.joined(separator: " "))"
-            ])
+            logger.info(
+                "subscribed",
+                metadata: [
+                    "mqtt.filters": "\(requests.map { "\($0.filter)@\($0.qos.rawValue)" }.joined(separator: " "))"
+                ])
             return subscription
         }
     }

@@ -104,7 +104,8 @@ public struct MosquittoConfiguration: Sendable {
             throw BusError(.invalidConfiguration, "keep-alive \(keepAlive) s is below libmosquitto's minimum of 5 s")
         }
         guard (1..<65_535).contains(maxInflight) else {
-            throw BusError(.invalidConfiguration,
+            throw BusError(
+                .invalidConfiguration,
                 "max in-flight \(maxInflight) must be 1...65534: MQTT packet ids are 16-bit")
         }
         if let will { try TopicName.validate(will.topic) }

@@ -24,7 +24,9 @@ package enum MosquittoLibrary {
 
     /// The linked libmosquitto version, e.g. "2.0.11".
     public static var version: String {
-        var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var revision: Int32 = 0
         mosquitto_lib_version(&major, &minor, &revision)
         return "\(major).\(minor).\(revision)"
     }

@@ -1,10 +1,12 @@
 import Bus
 import CMosquitto
+
 import struct Foundation.Data
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Converts between ``MessageProperties`` and libmosquitto's property lists.

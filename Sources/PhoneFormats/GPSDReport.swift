@@ -30,7 +30,9 @@ public enum GPSDReport: Sendable, Hashable {
         let mode = try field("mode").optional("mode") ?? 0
         var time: Double?
         if let text = object["time"] {
-            guard let string = text.string, let parsed = Timestamp.secondsSince1970(string) else { throw PhoneFormatError("time is not an ISO 8601 timestamp") }
+            guard let string = text.string, let parsed = Timestamp.secondsSince1970(string) else {
+                throw PhoneFormatError("time is not an ISO 8601 timestamp")
+            }
             time = parsed
         }
         guard mode >= 2 else { return .noFix(time: time) }

@@ -101,7 +101,8 @@ public struct IMUAssembler: Sendable {
                 return
             }
             if let lastGravity, lastGravity.time == time {
-                pending.append(.ready(.imu(IMUSample(timestamp: time, accel: user + lastGravity.value, mag: magnetometer.value, gyro: gyroscope?.value))))
+                pending.append(
+                    .ready(.imu(IMUSample(timestamp: time, accel: user + lastGravity.value, mag: magnetometer.value, gyro: gyroscope?.value))))
             } else {
                 pending.append(.waiting(time: time, user: user, mag: magnetometer.value, gyro: gyroscope?.value))
             }

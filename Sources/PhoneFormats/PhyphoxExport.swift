@@ -34,7 +34,9 @@ public enum PhyphoxExport {
             let lower = path.lowercased()
             if lower.hasSuffix("meta/time.csv") {
                 let table = CSVTable(text: contents)
-                let event = table.column("event"), experiment = table.column("experiment time"), system = table.column("system time")
+                let event = table.column("event")
+                let experiment = table.column("experiment time")
+                let system = table.column("system time")
                 for (_, row) in table.rows where table.text(row, event)?.uppercased() == "START" {
                     if case .value(let experimentTime) = table.field(row, experiment), case .value(let systemTime) = table.field(row, system) {
                         anchors.append((experimentTime, systemTime))
@@ -87,13 +89,14 @@ public enum PhyphoxExport {
                         continue
                     }
                     let reading = Vector3(x: x, y: y, z: z) * vector.scale
-                    let converted: PhoneSample.Reading = switch vector.kind {
-                    case .acceleration: .acceleration(reading)
-                    case .userAcceleration: .userAcceleration(reading)
-                    case .gravity: .gravity(reading)
-                    case .magneticField: .magneticField(reading, calibrated: true)
-                    case .rotationRate: .rotationRate(reading, calibrated: true)
-                    }
+                    let converted: PhoneSample.Reading =
+                        switch vector.kind {
+                        case .acceleration: .acceleration(reading)
+                        case .userAcceleration: .userAcceleration(reading)
+                        case .gravity: .gravity(reading)
+                        case .magneticField: .magneticField(reading, calibrated: true)
+                        case .rotationRate: .rotationRate(reading, calibrated: true)
+                        }
                     samples.append(PhoneSample(time: time, reading: converted))
                 }
                 if let columns = layout.location {

@@ -42,7 +42,9 @@ public enum SensorLoggerExport {
             for (line, row) in table.rows {
                 let label = "\(fileName) line \(line)"
                 let timeText = table.text(row, timeColumn)?.trimmingCharacters(in: .whitespaces) ?? ""
-                guard let nanoseconds = Int64(timeText) ?? Double(timeText).flatMap({ $0.isFinite && abs($0) < 9.2e18 ? Int64($0) : nil }), nanoseconds > 0 else {
+                guard let nanoseconds = Int64(timeText) ?? Double(timeText).flatMap({ $0.isFinite && abs($0) < 9.2e18 ? Int64($0) : nil }),
+                    nanoseconds > 0
+                else {
                     throw PhoneFormatError("\(label): time is \(timeText.isEmpty ? "missing" : "not a positive integer")")
                 }
                 do throws(PhoneFormatError) {
@@ -57,7 +59,8 @@ public enum SensorLoggerExport {
                 }
             }
         }
-        let chosen = convention
+        let chosen =
+            convention
             ?? SensorLoggerConvention.fromMetadata(platform: platform, standardisation: standardisation)
             ?? SensorLoggerConvention.detect(in: readings)
             ?? .android

@@ -82,7 +82,8 @@ public struct SensorLoggerReading: Sendable, Hashable {
                 course: try field("bearing").optional("\(prefix)bearing"),
                 names: ("\(prefix)latitude", "\(prefix)longitude")
             )
-            sensor = .location(location, altitudeAboveMeanSeaLevel: try field("altitudeAboveMeanSeaLevel").optional("\(prefix)altitudeAboveMeanSeaLevel"))
+            sensor = .location(
+                location, altitudeAboveMeanSeaLevel: try field("altitudeAboveMeanSeaLevel").optional("\(prefix)altitudeAboveMeanSeaLevel"))
         case "pedometer":
             let steps = try field("steps").required("\(prefix)steps")
             guard steps >= 0, steps < Double(Int32.max) else { throw PhoneFormatError("\(prefix)steps is out of range (\(steps))") }

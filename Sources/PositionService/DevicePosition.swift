@@ -102,9 +102,10 @@ actor DevicePosition {
     }
 
     private func makeCalculator() -> PositionCalculator? {
-        guard var fresh = try? PositionCalculator(
-            stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength,
-            estimatedStepLength: configuration.estimatedStepLength)
+        guard
+            var fresh = try? PositionCalculator(
+                stepsPerUpdate: configuration.stepsPerUpdate, stepLength: configuration.stepLength,
+                estimatedStepLength: configuration.estimatedStepLength)
         else { return nil }
         if let knownHeading { _ = try? fresh.applyHeading(knownHeading) }
         return fresh

@@ -1,8 +1,8 @@
 public import Bus
 public import Configuration
+import Foundation
 public import Logging
 public import ServiceLifecycle
-import Foundation
 import ServiceRuntime
 
 /// Builds the position calculator (`stepcompass-position`) over `bus`: the executable's `main` runs the group

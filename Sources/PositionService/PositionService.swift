@@ -2,8 +2,8 @@ import Bus
 import Foundation
 import Logging
 import Metrics
-public import ServiceLifecycle
 import PositionKit
+public import ServiceLifecycle
 public import ServiceRuntime
 
 /// The position calculator service (`stepcompass-position`): pedestrian dead reckoning per device, over the bus.
@@ -74,20 +74,24 @@ public actor PositionService: Service {
         let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
         }
-        context.logger.info("subscribing; restoring retained positions", metadata: [
-            "position.sync": "\(context.syncTopic)",
-            "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
-            "position.stepLength": "\(configuration.estimatedStepLength ? "estimated" : "\(configuration.stepLength)")",
-            "position.headingSource": "\(configuration.headingSource.rawValue)",
-        ])
+        context.logger.info(
+            "subscribing; restoring retained positions",
+            metadata: [
+                "position.sync": "\(context.syncTopic)",
+                "position.stepsPerUpdate": "\(configuration.stepsPerUpdate)",
+                "position.stepLength": "\(configuration.estimatedStepLength ? "estimated" : "\(configuration.stepLength)")",
+                "position.headingSource": "\(configuration.headingSource.rawValue)",
+            ])
         let settledSubscription = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
             try await handle(message)
         }
         let buffered = settledSubscription.queued
         settled = true
-        context.logger.info("settled", metadata: [
-            "position.devices": "\(devices.count)", "position.queued": "\(buffered.count)",
-        ])
+        context.logger.info(
+            "settled",
+            metadata: [
+                "position.devices": "\(devices.count)", "position.queued": "\(buffered.count)",
+            ])
         for message in buffered {
             try await handle(message)
         }
@@ -123,10 +127,13 @@ public actor PositionService: Service {
             case .position:
                 let state = try decoder.decode(PositionState.self, from: message.payload)
                 outcome = await tracker.restore(from: state)
-                if case .reject = outcome {} else {
-                    context.logger.info("restored a device from its retained position", metadata: [
-                        "device": "\(device)", "position.steps": "\(state.steps)", "position.updates": "\(state.updates)",
-                    ])
+                if case .reject = outcome {
+                } else {
+                    context.logger.info(
+                        "restored a device from its retained position",
+                        metadata: [
+                            "device": "\(device)", "position.steps": "\(state.steps)", "position.updates": "\(state.updates)",
+                        ])
                 }
             case .heading:
                 let payload = try decoder.decode(HeadingPayload.self, from: message.payload)
@@ -171,10 +178,12 @@ public actor PositionService: Service {
                 published += 1
             }
             if let last = states.last {
-                context.logger.debug("position", metadata: [
-                    "device": "\(device)", "position.x": "\(last.x)", "position.y": "\(last.y)",
-                    "position.steps": "\(last.steps)", "position.updates": "\(last.updates)",
-                ])
+                context.logger.debug(
+                    "position",
+                    metadata: [
+                        "device": "\(device)", "position.x": "\(last.x)", "position.y": "\(last.y)",
+                        "position.steps": "\(last.steps)", "position.updates": "\(last.updates)",
+                    ])
             }
         case .reject(let reason):
             await context.errors.reject(message, reason: reason)

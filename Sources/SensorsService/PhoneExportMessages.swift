@@ -1,5 +1,4 @@
 import Bus
-
 import PhoneFormats
 import ServiceRuntime
 

@@ -42,9 +42,11 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
         }
 
         var description: String {
-            [("acceleration", acceleration), ("userAcceleration", userAcceleration), ("gravity", gravity),
-             ("magneticField", magneticField), ("rotationRate", rotationRate), ("location", location), ("steps", steps)]
-                .filter { $0.1 > 0 }.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+            [
+                ("acceleration", acceleration), ("userAcceleration", userAcceleration), ("gravity", gravity),
+                ("magneticField", magneticField), ("rotationRate", rotationRate), ("location", location), ("steps", steps),
+            ]
+            .filter { $0.1 > 0 }.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
         }
     }
 
@@ -58,7 +60,8 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
             var message = "cannot replay '\(file.path)': \(error.reason)"
             if !PhyphoxExport.recognises(files) && !SensorLoggerExport.recognises(files) {
                 let names = files.keys.sorted()
-                message += "; found \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : ""), but a phyphox "
+                message +=
+                    "; found \(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", …" : ""), but a phyphox "
                     + "export has meta/time.csv or \"Time (s)\" columns and a Sensor Logger export has Accelerometer.csv, "
                     + "Gravity.csv, Magnetometer.csv, Gyroscope.csv, Location.csv, Pedometer.csv or Metadata.csv"
             }
@@ -78,13 +81,15 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
         try await context.ready()
         let messages = PhoneExportMessages(
             device: device, topics: context.topics, offset: recording.timesAreRelative ? Date().timeIntervalSince1970 : 0)
-        context.logger.info("replaying a phone export", metadata: [
-            "device": "\(device)", "file": "\(file.path)", "sensors.format": "\(recording.format.rawValue)",
-            "sensors.source": "\(input == .zip ? "zip" : "folder")",
-            "sensors.phone": "\(recording.deviceName ?? "unknown")", "sensors.platform": "\(recording.platform ?? "unknown")",
-            "sensors.samples": "\(samples.count)", "sensors.seconds": "\(Self.rounded(seconds))", "sensors.speed": "\(speed)",
-            "sensors.times": "\(recording.timesAreRelative ? "relative, anchored now" : "absolute")",
-        ])
+        context.logger.info(
+            "replaying a phone export",
+            metadata: [
+                "device": "\(device)", "file": "\(file.path)", "sensors.format": "\(recording.format.rawValue)",
+                "sensors.source": "\(input == .zip ? "zip" : "folder")",
+                "sensors.phone": "\(recording.deviceName ?? "unknown")", "sensors.platform": "\(recording.platform ?? "unknown")",
+                "sensors.samples": "\(samples.count)", "sensors.seconds": "\(Self.rounded(seconds))", "sensors.speed": "\(speed)",
+                "sensors.times": "\(recording.timesAreRelative ? "relative, anchored now" : "absolute")",
+            ])
 
         try await context.bus.publish(messages.permissions(location: streams.location > 0))
         var published = (total: 1, imu: 0, location: 0, steps: 0, notFinite: 0)
@@ -101,9 +106,10 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 let end = min(index + Self.chunk, samples.count)
                 // With a total-acceleration stream, user acceleration is not used (see `IMUAssembler`): leave it out
                 // here, so that none is combined with gravity before the first total-acceleration sample arrives.
-                outputs = assembler.add(streams.acceleration > 0
-                    ? samples[index..<end].filter { if case .userAcceleration = $0.reading { false } else { true } }
-                    : Array(samples[index..<end]))
+                outputs = assembler.add(
+                    streams.acceleration > 0
+                        ? samples[index..<end].filter { if case .userAcceleration = $0.reading { false } else { true } }
+                        : Array(samples[index..<end]))
                 index = end
             } else {
                 outputs = assembler.flush()
@@ -135,24 +141,28 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 }
                 if wall.now >= nextProgress {
                     nextProgress = wall.now.advanced(by: progressInterval)
-                    context.logger.info("replay progress", metadata: [
-                        "sensors.messages": "\(published.total)",
-                        "sensors.seconds": "\(Self.rounded(output.timestamp - first)) of \(Self.rounded(seconds))",
-                    ])
+                    context.logger.info(
+                        "replay progress",
+                        metadata: [
+                            "sensors.messages": "\(published.total)",
+                            "sensors.seconds": "\(Self.rounded(output.timestamp - first)) of \(Self.rounded(seconds))",
+                        ])
                 }
             }
         }
         try await context.bus.flush()
         let dropped = assembler.statistics
-        context.logger.info(cancelled ? "replay stopped" : "replay finished", metadata: [
-            "sensors.messages": "\(published.total)", "sensors.imu": "\(published.imu)",
-            "sensors.location": "\(published.location)", "sensors.steps": "\(published.steps)",
-            "sensors.decoded": "\(streams)", "sensors.skippedRows": "\(recording.skippedRows)",
-            "sensors.droppedWithoutMagnetometer": "\(dropped.droppedWithoutMagnetometer)",
-            "sensors.droppedWithoutGravity": "\(dropped.droppedWithoutGravity)",
-            "sensors.ignoredUserAcceleration": "\(streams.acceleration > 0 ? streams.userAcceleration : dropped.ignoredUserAcceleration)",
-            "sensors.droppedNotFinite": "\(published.notFinite)",
-        ])
+        context.logger.info(
+            cancelled ? "replay stopped" : "replay finished",
+            metadata: [
+                "sensors.messages": "\(published.total)", "sensors.imu": "\(published.imu)",
+                "sensors.location": "\(published.location)", "sensors.steps": "\(published.steps)",
+                "sensors.decoded": "\(streams)", "sensors.skippedRows": "\(recording.skippedRows)",
+                "sensors.droppedWithoutMagnetometer": "\(dropped.droppedWithoutMagnetometer)",
+                "sensors.droppedWithoutGravity": "\(dropped.droppedWithoutGravity)",
+                "sensors.ignoredUserAcceleration": "\(streams.acceleration > 0 ? streams.userAcceleration : dropped.ignoredUserAcceleration)",
+                "sensors.droppedNotFinite": "\(published.notFinite)",
+            ])
         return published.total
     }
 

@@ -31,7 +31,8 @@ enum ReplayInput: Sendable, Hashable {
         // A local file header, or the end record of an empty archive.
         if head.elementsEqual([0x50, 0x4B, 0x03, 0x04]) || head.elementsEqual([0x50, 0x4B, 0x05, 0x06]) { return .zip }
         if file.pathExtension.lowercased() == "zip" {
-            throw SensorsError(.unreadableRecording, "'\(file.path)' is named .zip but is not a zip archive (it does not start with PK); --replay takes \(expected)")
+            throw SensorsError(
+                .unreadableRecording, "'\(file.path)' is named .zip but is not a zip archive (it does not start with PK); --replay takes \(expected)")
         }
         return .recording
     }
@@ -79,7 +80,8 @@ enum PhoneExportFiles {
             do {
                 _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
             } catch {
-                throw SensorsError(.unreadableRecording, "cannot extract '\(entry.path)' from the zip archive '\(file.path)' (truncated or damaged: \(error))")
+                throw SensorsError(
+                    .unreadableRecording, "cannot extract '\(entry.path)' from the zip archive '\(file.path)' (truncated or damaged: \(error))")
             }
             files[entry.path] = String(decoding: data, as: UTF8.self)
         }

@@ -50,7 +50,8 @@ enum SensorPayloads {
         case .permissions, .calibration, .position, .bearingLock, .activity, .journal: (.atLeastOnce, true)
         case .heading: (.atMostOnce, true)
         case .imu, .simulationTruth, .nearby: (.atMostOnce, false)
-        case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition, .commandWalk, .commandForget, .journalPhoto: (.atLeastOnce, false)
+        case .commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition, .commandWalk, .commandForget, .journalPhoto:
+            (.atLeastOnce, false)
         }
     }
 
@@ -68,12 +69,14 @@ enum SensorPayloads {
             body = IMU(timestamp: timestamp, accel: accel, mag: mag, gyro: gyro)
         case .location(_, let latitude, let longitude, let altitude, let horizontal, let vertical, let speed, let course):
             suffix = .location
-            body = Location(timestamp: timestamp, latitude: latitude, longitude: longitude, altitude: altitude,
-                            horizontalAccuracy: horizontal, verticalAccuracy: vertical, speed: speed, course: course)
+            body = Location(
+                timestamp: timestamp, latitude: latitude, longitude: longitude, altitude: altitude,
+                horizontalAccuracy: horizontal, verticalAccuracy: vertical, speed: speed, course: course)
         case .truth(_, let latitude, let longitude, let heading, let x, let y, let steps):
             suffix = .simulationTruth
-            body = Truth(timestamp: timestamp, latitude: latitude, longitude: longitude, heading: heading, x: x, y: y,
-                         steps: steps)
+            body = Truth(
+                timestamp: timestamp, latitude: latitude, longitude: longitude, heading: heading, x: x, y: y,
+                steps: steps)
         }
         return try message(body, on: suffix, device: device, topics: topics)
     }
@@ -92,7 +95,8 @@ enum SensorPayloads {
 
     private static func message(_ body: some Encodable, on suffix: Topics.DeviceTopic, device: String, topics: Topics) throws -> BusMessage {
         let delivery = delivery(of: suffix)
-        return BusMessage(topic: topics.device(device, suffix), payload: try encoder.encode(body),
-                          qos: delivery.qos, retain: delivery.retain)
+        return BusMessage(
+            topic: topics.device(device, suffix), payload: try encoder.encode(body),
+            qos: delivery.qos, retain: delivery.retain)
     }
 }

@@ -1,8 +1,8 @@
 import Bus
 public import Foundation
 import Logging
-public import ServiceRuntime
 public import ServiceLifecycle
+public import ServiceRuntime
 
 /// Records a device's topics to a file of JSON lines (see ``RecordedMessage``), for ``SensorReplayer``.
 ///

@@ -46,7 +46,7 @@ public struct RecordedMessage: Sendable, Hashable {
             throw SensorsError(.unreadableRecording, "line \(number): 'topic' must be a topic suffix such as \"steps\"")
         }
         guard let payload = object["payload"] as? [String: Any],
-              let data = try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])
         else {
             throw SensorsError(.unreadableRecording, "line \(number): 'payload' must be a JSON object")
         }

@@ -1,8 +1,8 @@
 import Bus
 public import Foundation
 import Logging
-public import ServiceRuntime
 public import ServiceLifecycle
+public import ServiceRuntime
 
 /// Publishes a recording (see ``SensorRecorder``) or a phone export again on a device's topics, at the recorded
 /// pace divided by `speed`, then returns.
@@ -29,8 +29,10 @@ public struct SensorReplayer<C: Clock>: Service where C.Duration == Duration {
     ///   - context: The bus, topics and logger.
     ///   - clock: Paces the replay.
     ///   - progressInterval: How often (wall-clock time) a phone export's replay logs its progress.
-    public init(device: String, file: URL, speed: Double, context: BusServiceContext, clock: C,
-                progressInterval: Duration = .seconds(5)) {
+    public init(
+        device: String, file: URL, speed: Double, context: BusServiceContext, clock: C,
+        progressInterval: Duration = .seconds(5)
+    ) {
         self.device = device
         self.file = file
         self.speed = speed
@@ -67,9 +69,11 @@ public struct SensorReplayer<C: Clock>: Service where C.Duration == Duration {
     private func replayRecording() async throws -> Int {
         let records = try Self.read(file)
         try await context.ready()
-        context.logger.info("replaying", metadata: [
-            "device": "\(device)", "file": "\(file.path)", "sensors.messages": "\(records.count)", "sensors.speed": "\(speed)",
-        ])
+        context.logger.info(
+            "replaying",
+            metadata: [
+                "device": "\(device)", "file": "\(file.path)", "sensors.messages": "\(records.count)", "sensors.speed": "\(speed)",
+            ])
         let start = clock.now
         var published = 0
         for record in records {

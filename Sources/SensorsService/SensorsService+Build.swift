@@ -18,14 +18,18 @@ public func buildSensors(config: ConfigReader, logger: Logger, bus: any Connecta
     let settings = SensorsConfiguration(config: config)
     let device = settings.devices[0]
     if let path = config.string(forKey: "replay") {
-        return runtime.group([SensorReplayer(
-            device: device, file: URL(fileURLWithPath: path), speed: settings.speed, context: runtime.context,
-            clock: ContinuousClock())])
+        return runtime.group([
+            SensorReplayer(
+                device: device, file: URL(fileURLWithPath: path), speed: settings.speed, context: runtime.context,
+                clock: ContinuousClock())
+        ])
     }
     if let path = config.string(forKey: "record") {
-        return runtime.group([SensorRecorder(
-            device: device, file: URL(fileURLWithPath: path), duration: settings.duration.map { .seconds($0) },
-            context: runtime.context, clock: ContinuousClock())])
+        return runtime.group([
+            SensorRecorder(
+                device: device, file: URL(fileURLWithPath: path), duration: settings.duration.map { .seconds($0) },
+                context: runtime.context, clock: ContinuousClock())
+        ])
     }
     return runtime.group([try SensorsService(configuration: settings, context: runtime.context)])
 }

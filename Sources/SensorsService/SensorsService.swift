@@ -1,8 +1,8 @@
 import Foundation
 import GeoMagnetism
 import Logging
-public import ServiceRuntime
 public import ServiceLifecycle
+public import ServiceRuntime
 public import WalkerSimulation
 
 /// The sensor publisher (`stepcompass-sensors`): simulated walkers on the contract's device topics.
@@ -59,10 +59,12 @@ public struct SensorsService<C: Clock>: Service where C.Duration == Duration {
 
     private func simulate() async throws {
         try await context.ready()
-        context.logger.info("simulating", metadata: [
-            "sensors.devices": "\(configuration.devices.joined(separator: ","))", "sensors.speed": "\(configuration.speed)",
-            "sensors.seed": "\(configuration.walker.seed)",
-        ])
+        context.logger.info(
+            "simulating",
+            metadata: [
+                "sensors.devices": "\(configuration.devices.joined(separator: ","))", "sensors.speed": "\(configuration.speed)",
+                "sensors.seed": "\(configuration.walker.seed)",
+            ])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, device) in configuration.devices.enumerated() {
                 let publisher = WalkerPublisher(

@@ -38,10 +38,12 @@ struct WalkerPublisher<C: Clock>: Sendable where C.Duration == Duration {
             }
             if simulated >= nextProgress {
                 nextProgress += progressInterval
-                context.logger.info("walking", metadata: [
-                    "device": "\(device)", "sensors.t": "\(simulated)", "sensors.steps": "\(simulator.steps)",
-                    "sensors.distance": "\(simulator.distanceWalked)", "sensors.messages": "\(published)",
-                ])
+                context.logger.info(
+                    "walking",
+                    metadata: [
+                        "device": "\(device)", "sensors.t": "\(simulated)", "sensors.steps": "\(simulator.steps)",
+                        "sensors.distance": "\(simulator.distanceWalked)", "sensors.messages": "\(published)",
+                    ])
             }
             if let duration, simulated >= duration { break }
             var next = simulated + tickSeconds * speed
@@ -53,9 +55,11 @@ struct WalkerPublisher<C: Clock>: Sendable where C.Duration == Duration {
             }
             simulated = next
         }
-        context.logger.info("walker stopped", metadata: [
-            "device": "\(device)", "sensors.t": "\(simulated)", "sensors.steps": "\(simulator.steps)",
-            "sensors.distance": "\(simulator.distanceWalked)",
-        ])
+        context.logger.info(
+            "walker stopped",
+            metadata: [
+                "device": "\(device)", "sensors.t": "\(simulated)", "sensors.steps": "\(simulator.steps)",
+                "sensors.distance": "\(simulator.distanceWalked)",
+            ])
     }
 }

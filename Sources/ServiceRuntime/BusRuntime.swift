@@ -90,15 +90,17 @@ public struct BusRuntime: Sendable {
         var services = services
         if let metrics, let registry = ServiceMetrics.registry {
             let scrape = self.scrape
-            services.append(MetricsEndpoint(host: metrics.host, port: metrics.port, registry: registry, logger: logger) {
-                scrape?.refresh()
-            })
+            services.append(
+                MetricsEndpoint(host: metrics.host, port: metrics.port, registry: registry, logger: logger) {
+                    scrape?.refresh()
+                })
         }
         let logic = services.map {
             ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
         }
-        return ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: connection)] + logic, logger: logger))
+        return ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: connection)] + logic, logger: logger))
     }
 }
 

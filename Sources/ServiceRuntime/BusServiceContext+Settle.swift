@@ -88,9 +88,11 @@ extension BusServiceContext {
             }
         }
         if !synced {
-            logger.warning("the sync marker did not come back; carrying on with the retained state received so far", metadata: [
-                "sync.topic": "\(syncTopic)", "sync.waited": "\(window)",
-            ])
+            logger.warning(
+                "the sync marker did not come back; carrying on with the retained state received so far",
+                metadata: [
+                    "sync.topic": "\(syncTopic)", "sync.waited": "\(window)",
+                ])
         }
         return SettledSubscription(subscription: subscription, queued: queued, synced: synced, syncTopic: syncTopic)
     }

@@ -32,7 +32,9 @@ public struct RuntimeOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("mqtt-protocol"), help: "MQTT protocol version: 5 or 3.1.1 (env MQTT_PROTOCOL, default 5).")
     public var mqttProtocol: String?
 
-    @Option(name: .customLong("mqtt-client-id"), help: "Stable MQTT client id, the key of the persistent session (env MQTT_CLIENT_ID, default stepcompass-<service>).")
+    @Option(
+        name: .customLong("mqtt-client-id"),
+        help: "Stable MQTT client id, the key of the persistent session (env MQTT_CLIENT_ID, default stepcompass-<service>).")
     public var mqttClientID: String?
 
     @Option(name: .customLong("mqtt-keepalive"), help: "Keep-alive in seconds (env MQTT_KEEPALIVE, default 30).")

@@ -61,13 +61,17 @@ public enum ServiceMetrics {
         default: return (name, labels)
         }
         let service = processService.withLock { $0 } ?? "stepcompass"
-        return (renamed, [("service", service)] + labels.map { label, value in
-            switch label {
-            case "http.route": ("route", value)
-            case "http.request.method": ("method", value)
-            case "http.response.status_code", "error.type": ("status", value)
-            default: (label, value)
-            }
-        })
+        return (
+            renamed,
+            [("service", service)]
+                + labels.map { label, value in
+                    switch label {
+                    case "http.route": ("route", value)
+                    case "http.request.method": ("method", value)
+                    case "http.response.status_code", "error.type": ("status", value)
+                    default: (label, value)
+                    }
+                }
+        )
     }
 }

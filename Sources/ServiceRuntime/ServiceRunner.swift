@@ -73,12 +73,14 @@ public struct ServiceRunner: Sendable {
             mqtt.observer = BusTrafficMetrics(service: service, topics: topics)
         }
         let bus = try MosquittoBus(configuration: mqtt, logger: logger)
-        logger.info("starting", metadata: [
-            "service": "\(service)", "version": "\(StepCompassVersion.current)",
-            "mqtt.broker": "\(mqtt.host):\(mqtt.port)", "mqtt.client": "\(mqtt.clientID)",
-            "mqtt.protocol": "\(mqtt.protocolVersion.rawValue)", "mqtt.tls": "\(mqtt.tls != nil)",
-            "topic.prefix": "\(topics.prefix)",
-        ])
+        logger.info(
+            "starting",
+            metadata: [
+                "service": "\(service)", "version": "\(StepCompassVersion.current)",
+                "mqtt.broker": "\(mqtt.host):\(mqtt.port)", "mqtt.client": "\(mqtt.clientID)",
+                "mqtt.protocol": "\(mqtt.protocolVersion.rawValue)", "mqtt.tls": "\(mqtt.tls != nil)",
+                "topic.prefix": "\(topics.prefix)",
+            ])
         let group = try await build(config, logger, bus)
         try checkSettings()
         // The signals belong to the process, not to the service: the built group runs inside this one,

@@ -31,16 +31,24 @@ struct ActivityCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Folder of the SQLite database activity.sqlite (default \(defaults.dataDirectory)).")
     var dataDirectory: String?
 
-    @Option(name: .customLong("database-url"), help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE: keep the history in PostgreSQL instead of SQLite (env DATABASE_URL).")
+    @Option(
+        name: .customLong("database-url"),
+        help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE: keep the history in PostgreSQL instead of SQLite (env DATABASE_URL).")
     var databaseURL: String?
 
-    @Option(name: .customLong("retain-minutes-days"), help: "Days that per-minute history is kept; hours and days are kept for good (default \(defaults.retainMinutesDays)).")
+    @Option(
+        name: .customLong("retain-minutes-days"),
+        help: "Days that per-minute history is kept; hours and days are kept for good (default \(defaults.retainMinutesDays)).")
     var retainMinutesDays: Int?
 
-    @Option(name: .customLong("playlists"), help: "The playlist catalogue and its thresholds (default \(defaults.playlistsPath); the built-in catalogue when that file is missing).")
+    @Option(
+        name: .customLong("playlists"),
+        help: "The playlist catalogue and its thresholds (default \(defaults.playlistsPath); the built-in catalogue when that file is missing).")
     var playlists: String?
 
-    @Option(name: .customLong("publish-interval-ms"), help: "Shortest interval between two activity messages of a device, in milliseconds (default 1000).")
+    @Option(
+        name: .customLong("publish-interval-ms"), help: "Shortest interval between two activity messages of a device, in milliseconds (default 1000)."
+    )
     var publishIntervalMilliseconds: Int?
 
     func run() async throws {

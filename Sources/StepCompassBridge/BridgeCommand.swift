@@ -8,7 +8,8 @@ import ServiceRuntime
 struct BridgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stepcompass-bridge",
-        abstract: "StepCompass phone bridge: Sensor Logger (HTTP or MQTT push), OwnTracks and gpsd become the contract's device topics; steps from the raw accelerometer.",
+        abstract:
+            "StepCompass phone bridge: Sensor Logger (HTTP or MQTT push), OwnTracks and gpsd become the contract's device topics; steps from the raw accelerometer.",
         discussion: """
             Sensor Logger (Android and iOS): in the app's Settings > Data Streaming, set the HTTP push URL to \
             http://THIS-HOST:8090/sensor-logger?device=my-phone&token=TOKEN, or MQTT push to this stack's broker \
@@ -25,7 +26,9 @@ struct BridgeCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: RuntimeOptions
 
-    @Option(name: .customLong("http-port"), help: "Port of the HTTP push (env HTTP_PORT, default \(defaults.httpPort); 0 picks a free port, -1 turns it off).")
+    @Option(
+        name: .customLong("http-port"),
+        help: "Port of the HTTP push (env HTTP_PORT, default \(defaults.httpPort); 0 picks a free port, -1 turns it off).")
     var httpPort: Int?
 
     @Option(name: .customLong("http-host"), help: "Address of the HTTP push (env HTTP_HOST; default 127.0.0.1, or 0.0.0.0 once a token is set).")
@@ -37,10 +40,14 @@ struct BridgeCommand: AsyncParsableCommand {
     @Option(name: .customLong("device-tokens"), help: "Per-device tokens, DEVICE=TOKEN,DEVICE=TOKEN (env DEVICE_TOKENS).")
     var deviceTokens: String?
 
-    @Option(name: .customLong("sensor-logger-topic"), help: "Topic of Sensor Logger's MQTT push (env SENSOR_LOGGER_TOPIC, default \(defaults.sensorLoggerTopic); empty turns it off).")
+    @Option(
+        name: .customLong("sensor-logger-topic"),
+        help: "Topic of Sensor Logger's MQTT push (env SENSOR_LOGGER_TOPIC, default \(defaults.sensorLoggerTopic); empty turns it off).")
     var sensorLoggerTopic: String?
 
-    @Option(name: .customLong("owntracks-topic"), help: "OwnTracks topic filter (env OWNTRACKS_TOPIC, default \(defaults.ownTracksTopic); empty turns it off).")
+    @Option(
+        name: .customLong("owntracks-topic"),
+        help: "OwnTracks topic filter (env OWNTRACKS_TOPIC, default \(defaults.ownTracksTopic); empty turns it off).")
     var ownTracksTopic: String?
 
     @Option(help: "Read TPV fixes from gpsd at HOST:PORT (env GPSD).")
@@ -49,19 +56,27 @@ struct BridgeCommand: AsyncParsableCommand {
     @Option(name: .customLong("gpsd-device"), help: "Device id of gpsd's fixes (env GPSD_DEVICE, default \(defaults.gpsdDevice)).")
     var gpsdDevice: String?
 
-    @Option(name: .customLong("detect-steps"), help: "Detect steps for devices without a pedometer: true or false (env DETECT_STEPS, default \(defaults.detectSteps)).")
+    @Option(
+        name: .customLong("detect-steps"),
+        help: "Detect steps for devices without a pedometer: true or false (env DETECT_STEPS, default \(defaults.detectSteps)).")
     var detectSteps: Bool?
 
-    @Option(name: .customLong("step-length-scale"), help: "Multiplies the step-length model (env STEP_LENGTH_SCALE, default \(defaults.stepLengthScale)).")
+    @Option(
+        name: .customLong("step-length-scale"), help: "Multiplies the step-length model (env STEP_LENGTH_SCALE, default \(defaults.stepLengthScale))."
+    )
     var stepLengthScale: Double?
 
-    @Option(name: .customLong("reorder-delay"), help: "Seconds of sample time samples are held to undo out-of-order batches (env REORDER_DELAY, default \(defaults.reorderDelay)).")
+    @Option(
+        name: .customLong("reorder-delay"),
+        help: "Seconds of sample time samples are held to undo out-of-order batches (env REORDER_DELAY, default \(defaults.reorderDelay)).")
     var reorderDelay: Double?
 
     @Option(name: .customLong("max-body"), help: "Largest push body in bytes (env MAX_BODY, default \(defaults.maxBody)).")
     var maxBody: Int?
 
-    @Option(name: .customLong("max-devices"), help: "Phones tracked at most; the idle longest are forgotten first (env MAX_DEVICES, default \(defaults.maxDevices)).")
+    @Option(
+        name: .customLong("max-devices"),
+        help: "Phones tracked at most; the idle longest are forgotten first (env MAX_DEVICES, default \(defaults.maxDevices)).")
     var maxDevices: Int?
 
     func run() async throws {

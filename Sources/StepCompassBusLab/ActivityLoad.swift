@@ -101,9 +101,10 @@ struct ActivityLoad: AsyncParsableCommand {
 
         var bursts: [RawMQTTClient] = []
         for index in 0..<publishers {
-            bursts.append(try await RawMQTTClient.onThread("activity-load-connect") {
-                try RawMQTTClient(port: port, clientID: "activity-load-pub-\(index)")
-            })
+            bursts.append(
+                try await RawMQTTClient.onThread("activity-load-connect") {
+                    try RawMQTTClient(port: port, clientID: "activity-load-pub-\(index)")
+                })
         }
         let reader = try await RawMQTTClient.onThread("activity-load-connect") {
             let client = try RawMQTTClient(port: port, clientID: "activity-load-activity")
@@ -121,7 +122,9 @@ struct ActivityLoad: AsyncParsableCommand {
                         let today = DetectorLoad.integer(field: #""today":"#, in: payload),
                         let stamp = LoadTimestamp.parse(field: payload)
                     else { return }
-                    tally.withLock { $0.record(device: device, today: Int64(today), latency: now - stamp, second: Int((stamp - start + 0.000_5).rounded(.down))) }
+                    tally.withLock {
+                        $0.record(device: device, today: Int64(today), latency: now - stamp, second: Int((stamp - start + 0.000_5).rounded(.down)))
+                    }
                 }
             }
         }
@@ -145,7 +148,8 @@ struct ActivityLoad: AsyncParsableCommand {
                             let stamp = LoadTimestamp.format(due + 0.000_000_5)
                             packets.removeAll(keepingCapacity: true)
                             for device in share {
-                                let payload = Array(#"{"steps":\#(Int64(tick + 1) * increments[device]),"timestamp":""#.utf8) + stamp + Array(#""}"#.utf8)
+                                let payload =
+                                    Array(#"{"steps":\#(Int64(tick + 1) * increments[device]),"timestamp":""#.utf8) + stamp + Array(#""}"#.utf8)
                                 Self.appendPublish(topic: topics[device], payload: payload, to: &packets)
                             }
                             try publisher.send(packets)
@@ -267,7 +271,8 @@ struct ActivityLoad: AsyncParsableCommand {
         for slice in stride(from: 0, to: devices, by: 1_000) {
             var packets = [UInt8]()
             for index in slice..<min(devices, slice + 1_000) {
-                let payload = #"{"device":"\#(devicePrefix)\#(index)","from":"\#(fromText)","to":"\#(toText)","granularity":"day","replyTo":"\#(replyTopic)","correlationId":"\#(index)"}"#
+                let payload =
+                    #"{"device":"\#(devicePrefix)\#(index)","from":"\#(fromText)","to":"\#(toText)","granularity":"day","replyTo":"\#(replyTopic)","correlationId":"\#(index)"}"#
                 appendPublish(topic: topic, payload: Array(payload.utf8), to: &packets)
             }
             let requests = packets
@@ -396,8 +401,10 @@ struct ActivityLoadReport {
     var latencies: [Double] { final.latencies(in: measured) }
     var thirds: (first: [Double], last: [Double]) {
         let third = max(1, measured.count / 3)
-        return (final.latencies(in: measured.lowerBound..<(measured.lowerBound + third)),
-                final.latencies(in: (measured.upperBound - third)..<measured.upperBound))
+        return (
+            final.latencies(in: measured.lowerBound..<(measured.lowerBound + third)),
+            final.latencies(in: (measured.upperBound - third)..<measured.upperBound)
+        )
     }
     var storedTotal: Int64 { stored.reduce(0) { $0 + max(0, $1) } }
     var unanswered: Int { stored.filter { $0 == -1 }.count }
@@ -415,7 +422,9 @@ struct ActivityLoadReport {
         if !serviceAlive { reasons.append("the service exited") }
         if achieved < 0.95 * offered { reasons.append("the load tool offered only \(number(achieved)) messages/s") }
         if devicesWrong > 0 || storedTotal != sent {
-            reasons.append("history: \(storedTotal) of \(sent) steps stored, \(devicesWrong) devices wrong (\(unanswered) unanswered, \(failedReplies) error replies)")
+            reasons.append(
+                "history: \(storedTotal) of \(sent) steps stored, \(devicesWrong) devices wrong (\(unanswered) unanswered, \(failedReplies) error replies)"
+            )
         }
         let behind = devices - final.caughtUp(finals)
         if behind > 0 { reasons.append("\(behind) devices' activity never showed their final count") }
@@ -442,10 +451,12 @@ struct ActivityLoadReport {
             "activity latency (receive − last step timestamp; held up to 1 s by the publish interval): p50 \(ms(latencies.percentile(0.5))), p99 \(ms(latencies.percentile(0.99))), max \(ms(latencies.last ?? .nan)); first third p50 \(ms(first.percentile(0.5))), last third p50 \(ms(last.percentile(0.5))) p99 \(ms(last.percentile(0.99))); \(final.messages) activity messages",
             "CPU while publishing: activity service \(percent(cpu.bridge)) of one core, broker \(percent(cpu.broker)), \(postgresCPU == nil ? "" : "PostgreSQL \(percent(postgresCPU)), ")load tool \(percent(cpu.loadTool)), machine \(percent(cpu.machine)) busy",
         ]
-        lines.append("per second (activity messages, p50/p99 latency): " + (0..<Int(duration.rounded(.up))).map { second in
-            let values = (final.seconds[second] ?? []).sorted()
-            return "\(second):\(values.count) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
-        }.joined(separator: ", "))
+        lines.append(
+            "per second (activity messages, p50/p99 latency): "
+                + (0..<Int(duration.rounded(.up))).map { second in
+                    let values = (final.seconds[second] ?? []).sorted()
+                    return "\(second):\(values.count) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
+                }.joined(separator: ", "))
         lines.append(keptUp ? "KEPT UP" : "DID NOT KEEP UP: " + reasons.joined(separator: "; "))
         return lines.joined(separator: "\n")
     }

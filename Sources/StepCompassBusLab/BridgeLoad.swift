@@ -253,20 +253,23 @@ struct BridgeLoadReport {
             "CPU while pushing: \(cpu.text)",
         ]
         if let body = results.compactMap(\.firstFailureBody).first { lines.append("first failure's body: \(body)") }
-        lines.append("imu messages per second: " + (0..<Int((loadSeconds + drained).rounded(.up))).map { "\($0):\(final.perSecond[$0] ?? 0)" }.joined(separator: ", "))
+        lines.append(
+            "imu messages per second: "
+                + (0..<Int((loadSeconds + drained).rounded(.up))).map { "\($0):\(final.perSecond[$0] ?? 0)" }.joined(separator: ", "))
         lines.append(keptUp ? "KEPT UP (none lost)" : "DID NOT KEEP UP: " + reasons.joined(separator: "; "))
         return lines.joined(separator: "\n")
     }
 
     var json: String {
-        let fields: [(String, String)] = [
-            ("phones", "\(phones)"), ("rate", "\(rate)"), ("batch", "\(batch)"), ("duration", "\(duration)"),
-            ("requestsSent", "\(sent)"), ("requestsOK", "\(ok)"), ("requestsPerSecond", String(format: "%.2f", achievedRequests)),
-            ("latencyP50", String(format: "%.4f", latencies.percentile(0.5))),
-            ("latencyP99", String(format: "%.4f", latencies.percentile(0.99))),
-            ("samplesAccepted", "\(accepted)"), ("samplesReceived", "\(final.received)"), ("lost", "\(lost)"),
-            ("samplesPerSecond", number(Double(accepted) / max(1e-9, loadSeconds))),
-        ] + cpu.jsonFields + [("keptUp", "\(keptUp)")]
+        let fields: [(String, String)] =
+            [
+                ("phones", "\(phones)"), ("rate", "\(rate)"), ("batch", "\(batch)"), ("duration", "\(duration)"),
+                ("requestsSent", "\(sent)"), ("requestsOK", "\(ok)"), ("requestsPerSecond", String(format: "%.2f", achievedRequests)),
+                ("latencyP50", String(format: "%.4f", latencies.percentile(0.5))),
+                ("latencyP99", String(format: "%.4f", latencies.percentile(0.99))),
+                ("samplesAccepted", "\(accepted)"), ("samplesReceived", "\(final.received)"), ("lost", "\(lost)"),
+                ("samplesPerSecond", number(Double(accepted) / max(1e-9, loadSeconds))),
+            ] + cpu.jsonFields + [("keptUp", "\(keptUp)")]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

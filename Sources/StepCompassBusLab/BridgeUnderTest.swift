@@ -14,7 +14,8 @@ struct BridgeUnderTest {
     /// `executable` next to this executable, unless `path` names one.
     static func executablePath(_ path: String?, executable name: String = "stepcompass-bridge") -> String {
         if let path { return path }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name)
             .path

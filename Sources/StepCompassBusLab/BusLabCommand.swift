@@ -10,7 +10,10 @@ struct BusLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stepcompass-buslab",
         abstract: "Load tool for the StepCompass MQTT bus.",
-        subcommands: [Throughput.self, Conformance.self, CompassLoad.self, DetectorLoad.self, BridgeLoad.self, CodecBench.self, ActivityLoad.self, HistoryQueryBench.self, PhotoServer.self, JournalLoad.self])
+        subcommands: [
+            Throughput.self, Conformance.self, CompassLoad.self, DetectorLoad.self, BridgeLoad.self, CodecBench.self, ActivityLoad.self,
+            HistoryQueryBench.self, PhotoServer.self, JournalLoad.self,
+        ])
 }
 
 /// Publish → receive throughput through a broker: one publishing and one subscribing client.
@@ -72,9 +75,13 @@ struct Throughput: AsyncParsableCommand {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = seconds > 0 ? Double(received) / seconds : 0
         if json {
-            print(#"{"client":"swift","qos":\#(qos.rawValue),"sent":\#(count),"received":\#(received),"seconds":\#(seconds),"rate":\#(Int(rate)),"peakInflight":\#(publisher.peakInflight)}"#)
+            print(
+                #"{"client":"swift","qos":\#(qos.rawValue),"sent":\#(count),"received":\#(received),"seconds":\#(seconds),"rate":\#(Int(rate)),"peakInflight":\#(publisher.peakInflight)}"#
+            )
         } else {
-            print("swift bus QoS \(qos.rawValue): \(received)/\(count) received in \(String(format: "%.2f", seconds)) s = \(Int(rate)) msg/s (peak in flight \(publisher.peakInflight))")
+            print(
+                "swift bus QoS \(qos.rawValue): \(received)/\(count) received in \(String(format: "%.2f", seconds)) s = \(Int(rate)) msg/s (peak in flight \(publisher.peakInflight))"
+            )
         }
         await publisher.disconnect()
         await subscriber.disconnect()

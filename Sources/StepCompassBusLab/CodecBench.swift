@@ -21,7 +21,9 @@ struct CodecBench: ParsableCommand {
             let t = 1_795_341_600.0 + Double(index) * 0.02
             let stamp = Timestamp.format(secondsSince1970: t)
             let a = Double(index % 97) * 0.013
-            return Data(#"{"timestamp":"\#(stamp)","accel":[\#(0.31 + a),\#(-0.12 - a),9.7\#(index % 10)],"mag":[\#(21.4 - a),\#(1.6 + a),-43.9],"gyro":[0.0\#(index % 7),-0.01,0.002]}"#.utf8)
+            return Data(
+                #"{"timestamp":"\#(stamp)","accel":[\#(0.31 + a),\#(-0.12 - a),9.7\#(index % 10)],"mag":[\#(21.4 - a),\#(1.6 + a),-43.9],"gyro":[0.0\#(index % 7),-0.01,0.002]}"#
+                    .utf8)
         }
         let reused = JSONDecoder()
         let checked = PayloadDecoder()
@@ -60,8 +62,10 @@ struct CodecBench: ParsableCommand {
         }
         func line(_ name: String, _ ours: Double, _ anchor: Double, _ anchorName: String) {
             let rate = 1e9 / ours / 1_000
-            print(String(format: "%-34@ %8.0f ns  (%6.0f k/s)   %@ %8.0f ns   ratio %.1fx",
-                         name as NSString, ours, rate, anchorName as NSString, anchor, anchor / ours))
+            print(
+                String(
+                    format: "%-34@ %8.0f ns  (%6.0f k/s)   %@ %8.0f ns   ratio %.1fx",
+                    name as NSString, ours, rate, anchorName as NSString, anchor, anchor / ours))
         }
         print("codec-bench: \(count) calls per codec, best of \(rounds) rounds, one core")
         line("IMU payload, hand-written", fast, foundation, "JSONDecoder reused")

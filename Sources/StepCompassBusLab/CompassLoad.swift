@@ -33,17 +33,19 @@ struct CompassLoad: AsyncParsableCommand {
     @Option(help: "The compass service's --max-rate.") var maxRate = 10.0
     @Option(help: "Path of stepcompass-compass (default: next to this executable).") var compass: String?
     @Option(help: "Seed of the devices' start headings and turn rates.") var seed: UInt64 = 1
-    @Flag(help: """
-        With --bus-publishers: let the publishers' TCP coalesce small writes (Nagle; libmosquitto's own default). \
-        The project's clients set TCP_NODELAY, which sends one segment per sample: dearer for the load tool and the \
-        broker than 1,000 real devices would be for the server, whose CPUs are not on it.
-        """)
+    @Flag(
+        help: """
+            With --bus-publishers: let the publishers' TCP coalesce small writes (Nagle; libmosquitto's own default). \
+            The project's clients set TCP_NODELAY, which sends one segment per sample: dearer for the load tool and the \
+            broker than 1,000 real devices would be for the server, whose CPUs are not on it.
+            """)
     var coalesce = false
-    @Flag(help: """
-        Publish the samples through MosquittoBus clients, one libmosquitto publish per sample, instead of writing \
-        each tick's samples as ready-made MQTT packets with one write per publisher. The broker and the service \
-        see the same messages either way; this way the load tool itself needs several times the CPU.
-        """)
+    @Flag(
+        help: """
+            Publish the samples through MosquittoBus clients, one libmosquitto publish per sample, instead of writing \
+            each tick's samples as ready-made MQTT packets with one write per publisher. The broker and the service \
+            see the same messages either way; this way the load tool itself needs several times the CPU.
+            """)
     var busPublishers = false
     @Flag(help: "Print one JSON line instead of text.") var json = false
 
@@ -58,7 +60,8 @@ struct CompassLoad: AsyncParsableCommand {
     /// `stepcompass-compass` next to this executable.
     var compassPath: String {
         if let compass { return compass }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("stepcompass-compass")
             .path
@@ -113,15 +116,17 @@ struct CompassLoad: AsyncParsableCommand {
             if busPublishers {
                 senders.append(try await client("pub-\(index)", port: port, noDelay: !coalesce))
             } else {
-                bursts.append(try await RawMQTTClient.onThread("compass-load-connect") {
-                    try RawMQTTClient(port: port, clientID: "compass-load-pub-\(index)")
-                })
+                bursts.append(
+                    try await RawMQTTClient.onThread("compass-load-connect") {
+                        try RawMQTTClient(port: port, clientID: "compass-load-pub-\(index)")
+                    })
             }
         }
         let locationSenders = senders.isEmpty ? [probe] : senders
         for (index, device) in samples.devices.enumerated() {
-            try await locationSenders[index % locationSenders.count].publish(BusMessage(
-                topic: "\(prefix)/\(device.id)/location", payload: samples.locationPayload(), qos: .atLeastOnce))
+            try await locationSenders[index % locationSenders.count].publish(
+                BusMessage(
+                    topic: "\(prefix)/\(device.id)/location", payload: samples.locationPayload(), qos: .atLeastOnce))
         }
         for sender in locationSenders { try await sender.flush() }
 
@@ -143,8 +148,10 @@ struct CompassLoad: AsyncParsableCommand {
                 }
             }
         }
-        let cpuBefore = (service: ProcessCPU.seconds(pid: service.pid), own: ProcessCPU.seconds(pid: getpid()),
-                         broker: brokerPID.flatMap(ProcessCPU.seconds(pid:)), machine: ProcessCPU.machine())
+        let cpuBefore = (
+            service: ProcessCPU.seconds(pid: service.pid), own: ProcessCPU.seconds(pid: getpid()),
+            broker: brokerPID.flatMap(ProcessCPU.seconds(pid:)), machine: ProcessCPU.machine()
+        )
 
         // Publish: tick k is due at start + k / rate and carries every device's sample stamped with that time.
         let ticks = Int((duration * rate).rounded())
@@ -188,10 +195,11 @@ struct CompassLoad: AsyncParsableCommand {
                         let stamp = LoadTimestamp.format(due)
                         let seconds = Double(tick) / rate
                         for device in share {
-                            try await sender.publish(BusMessage(
-                                topic: samples.devices[device].topic,
-                                payload: samples.payload(device: device, seconds: seconds, timestamp: stamp),
-                                qos: .atMostOnce))
+                            try await sender.publish(
+                                BusMessage(
+                                    topic: samples.devices[device].topic,
+                                    payload: samples.payload(device: device, seconds: seconds, timestamp: stamp),
+                                    qos: .atMostOnce))
                             sent += 1
                         }
                     }
@@ -206,8 +214,10 @@ struct CompassLoad: AsyncParsableCommand {
         let publishEnd = Date().timeIntervalSince1970
         let lastSampleTime = start + Double(ticks - 1) / rate
         let atStop = tally.withLock { $0 }
-        let cpuAfter = (service: ProcessCPU.seconds(pid: service.pid), own: ProcessCPU.seconds(pid: getpid()),
-                        broker: brokerPID.flatMap(ProcessCPU.seconds(pid:)), machine: ProcessCPU.machine())
+        let cpuAfter = (
+            service: ProcessCPU.seconds(pid: service.pid), own: ProcessCPU.seconds(pid: getpid()),
+            broker: brokerPID.flatMap(ProcessCPU.seconds(pid:)), machine: ProcessCPU.machine()
+        )
         try await Task.sleep(for: .seconds(drain))
         reader.stopReading()
         _ = try? await receiver.value

@@ -72,9 +72,10 @@ struct DetectorLoad: AsyncParsableCommand {
 
         var bursts: [RawMQTTClient] = []
         for index in 0..<publishers {
-            bursts.append(try await RawMQTTClient.onThread("detector-load-connect") {
-                try RawMQTTClient(port: port, clientID: "detector-load-pub-\(index)")
-            })
+            bursts.append(
+                try await RawMQTTClient.onThread("detector-load-connect") {
+                    try RawMQTTClient(port: port, clientID: "detector-load-pub-\(index)")
+                })
         }
         let reader = try await RawMQTTClient.onThread("detector-load-connect") {
             let client = try RawMQTTClient(port: port, clientID: "detector-load-steps")
@@ -226,8 +227,10 @@ struct DetectorReport {
     var latencies: [Double] { final.latencies(in: measured) }
     var thirds: (first: [Double], last: [Double]) {
         let third = max(1, measured.count / 3)
-        return (final.latencies(in: measured.lowerBound..<(measured.lowerBound + third)),
-                final.latencies(in: (measured.upperBound - third)..<measured.upperBound))
+        return (
+            final.latencies(in: measured.lowerBound..<(measured.lowerBound + third)),
+            final.latencies(in: (measured.upperBound - third)..<measured.upperBound)
+        )
     }
     var counted: Int { final.counts.reduce(0, +) }
     var missing: Int { max(0, reference.totalSteps - counted) }
@@ -268,25 +271,28 @@ struct DetectorReport {
             "steps latency (receive − timestamp of the sample that completed the step): p50 \(ms(latencies.percentile(0.5))), p99 \(ms(latencies.percentile(0.99))), max \(ms(latencies.last ?? .nan)); first third p50 \(ms(first.percentile(0.5))), last third p50 \(ms(last.percentile(0.5))) p99 \(ms(last.percentile(0.99)))",
             "CPU while publishing: \(cpu.text)",
         ]
-        lines.append("per second (steps messages, p50/p99 latency): " + (0..<Int(duration.rounded(.up) + drained.rounded(.up))).map { second in
-            let values = (final.seconds[second]?.latencies ?? []).sorted()
-            return "\(second):\(final.seconds[second]?.messages ?? 0) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
-        }.joined(separator: ", "))
+        lines.append(
+            "per second (steps messages, p50/p99 latency): "
+                + (0..<Int(duration.rounded(.up) + drained.rounded(.up))).map { second in
+                    let values = (final.seconds[second]?.latencies ?? []).sorted()
+                    return "\(second):\(final.seconds[second]?.messages ?? 0) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
+                }.joined(separator: ", "))
         lines.append(keptUp ? "KEPT UP" : "DID NOT KEEP UP: " + reasons.joined(separator: "; "))
         return lines.joined(separator: "\n")
     }
 
     var json: String {
-        let fields: [(String, String)] = [
-            ("devices", "\(devices)"), ("rate", "\(rate)"), ("duration", "\(duration)"),
-            ("offered", number(offered)), ("achieved", number(achieved)),
-            ("processedAtStop", "\(atStop.samplesProcessed)"), ("processedFinal", "\(final.samplesProcessed)"),
-            ("stepsPerDevice", String(format: "%.3f", stepsPerDevice)),
-            ("referencePerDevice", String(format: "%.3f", referencePerDevice)),
-            ("counted", "\(counted)"), ("expected", "\(reference.totalSteps)"),
-            ("latencyP50", String(format: "%.4f", latencies.percentile(0.5))),
-            ("latencyP99", String(format: "%.4f", latencies.percentile(0.99))),
-        ] + cpu.jsonFields + [("keptUp", "\(keptUp)")]
+        let fields: [(String, String)] =
+            [
+                ("devices", "\(devices)"), ("rate", "\(rate)"), ("duration", "\(duration)"),
+                ("offered", number(offered)), ("achieved", number(achieved)),
+                ("processedAtStop", "\(atStop.samplesProcessed)"), ("processedFinal", "\(final.samplesProcessed)"),
+                ("stepsPerDevice", String(format: "%.3f", stepsPerDevice)),
+                ("referencePerDevice", String(format: "%.3f", referencePerDevice)),
+                ("counted", "\(counted)"), ("expected", "\(reference.totalSteps)"),
+                ("latencyP50", String(format: "%.4f", latencies.percentile(0.5))),
+                ("latencyP99", String(format: "%.4f", latencies.percentile(0.99))),
+            ] + cpu.jsonFields + [("keptUp", "\(keptUp)")]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One thread's share of the bridge load's phones: each phone on its own keep-alive HTTP/1.1 connection, one

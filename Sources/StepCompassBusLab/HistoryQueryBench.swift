@@ -1,7 +1,7 @@
-import BusTesting
 import ActivityKit
 import ActivityStore
 import ArgumentParser
+import BusTesting
 import Foundation
 import Logging
 
@@ -78,9 +78,10 @@ struct HistoryQueryBench: AsyncParsableCommand {
             let steps = Int64(1 + (index * 7 + index / 1_440) % 9)
             count += steps
             sent += steps
-            records.append(StepRecord(
-                device: device, count: count, time: Double(time) + 30,
-                buckets: BucketStarts(minute: time, hour: time - time % 3_600, day: time - time % 86_400)))
+            records.append(
+                StepRecord(
+                    device: device, count: count, time: Double(time) + 30,
+                    buckets: BucketStarts(minute: time, hour: time - time % 3_600, day: time - time % 86_400)))
             if records.count == batch || index == minutes - 1 {
                 _ = try await store.apply(records)
                 records.removeAll(keepingCapacity: true)
@@ -113,12 +114,18 @@ struct HistoryQueryBench: AsyncParsableCommand {
         }
         let median = day.timings.sorted()[day.timings.count / 2]
         let ok = median < targetMs && stored == sent && day.buckets.count == days
-        print("history query bench, \(name): \(minutes) minute rows of one device (\(days) days) filled in \(String(format: "%.1f", fill)) s (\(String(format: "%.0f", Double(minutes) / max(1e-9, fill))) records/s, batches of \(batch))")
+        print(
+            "history query bench, \(name): \(minutes) minute rows of one device (\(days) days) filled in \(String(format: "%.1f", fill)) s (\(String(format: "%.0f", Double(minutes) / max(1e-9, fill))) records/s, batches of \(batch))"
+        )
         print(line("day over \(days) days", day))
         print(line("hour over \(days) days", hour))
         print(line("minute over 1 day", minute))
         print("  day buckets sum \(stored) of \(sent) steps sent")
-        print(ok ? "  TARGET MET (day query median < \(String(format: "%.0f", targetMs)) ms)" : "  TARGET MISSED (day query median \(String(format: "%.1f", median)) ms, target \(String(format: "%.0f", targetMs)) ms\(stored == sent ? "" : ", sums differ"))")
+        print(
+            ok
+                ? "  TARGET MET (day query median < \(String(format: "%.0f", targetMs)) ms)"
+                : "  TARGET MISSED (day query median \(String(format: "%.1f", median)) ms, target \(String(format: "%.0f", targetMs)) ms\(stored == sent ? "" : ", sums differ"))"
+        )
         return ok
     }
 

@@ -122,7 +122,8 @@ struct JournalLoad: AsyncParsableCommand {
                 let parts = message.topic.split(separator: "/")
                 guard parts.count == 4, let device = Int(parts[1].dropFirst(2)),
                     let object = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any],
-                    let point = object["point"] as? Int, let status = object["status"] as? String else { continue }
+                    let point = object["point"] as? Int, let status = object["status"] as? String
+                else { continue }
                 answers.state.withLock { state in
                     switch status {
                     case "pending":
@@ -139,9 +140,10 @@ struct JournalLoad: AsyncParsableCommand {
         defer { receiver.cancel() }
         let journals = try await probe.subscribe(to: TopicFilter("stepcompass/+/journal"), qos: .atLeastOnce)
         for device in 0..<devices {
-            try await probe.publish(BusMessage(
-                topic: "stepcompass/jl\(device)/permissions", text: #"{"motion":"authorized","location":"authorized"}"#, qos: .atLeastOnce,
-                retain: true))
+            try await probe.publish(
+                BusMessage(
+                    topic: "stepcompass/jl\(device)/permissions", text: #"{"motion":"authorized","location":"authorized"}"#, qos: .atLeastOnce,
+                    retain: true))
             try await probe.publish(BusMessage(topic: "stepcompass/jl\(device)/cmd/walk", text: #"{"action":"start"}"#, qos: .atLeastOnce))
         }
         var walking = Set<Int>()
@@ -180,9 +182,10 @@ struct JournalLoad: AsyncParsableCommand {
                 guard t >= offset else { continue }
                 let north = (t - offset) * speed
                 let latitude = 10 + Double(device) * 0.01 + north / 111_194.9
-                try await probe.publish(BusMessage(
-                    topic: "stepcompass/jl\(device)/location",
-                    text: #"{"timestamp":"\#(stamp)","latitude":\#(latitude),"longitude":20,"horizontalAccuracy":5}"#, qos: .atLeastOnce))
+                try await probe.publish(
+                    BusMessage(
+                        topic: "stepcompass/jl\(device)/location",
+                        text: #"{"timestamp":"\#(stamp)","latitude":\#(latitude),"longitude":20,"horizontalAccuracy":5}"#, qos: .atLeastOnce))
                 sent += 1
                 let index = Int((north + 1e-9) / photoEvery)
                 if index > lastIndex[device] {
@@ -227,20 +230,38 @@ struct JournalLoad: AsyncParsableCommand {
         let allowance = bucketCapacity + Double(flickrCallsPerHour) / 3_600 * (walked + drain)
 
         let target = Double(devices) / interval
-        print("journal-load: \(devices) devices walking \(Int(walked)) s, a photo point every \(Int(interval)) s each, photo server latency \(latency) ms")
-        print(String(format: "  target (issue 14): %.2f photo points/s (500 devices, one every 70 s), 50 ms latency; this run: %.2f points/s offered", 500.0 / 70, target))
-        print("  fixes sent: \(sent); points reached: \(reachedCount); answered: \(answeredCount) (found \(state.found), none \(state.none)); pending messages (retries): \(state.pending)")
-        print(String(format: "  reach → photo message: p50 %.0f ms, p99 %.0f ms, max %.0f ms (from the fix that crossed the point; the route takes a point every 5 m, so up to %.0f s of walking is included)", percentile(0.5) * 1_000, percentile(0.99) * 1_000, (latencies.last ?? .nan) * 1_000, (5 / (photoEvery / interval)).rounded(.up)))
+        print(
+            "journal-load: \(devices) devices walking \(Int(walked)) s, a photo point every \(Int(interval)) s each, photo server latency \(latency) ms"
+        )
+        print(
+            String(
+                format: "  target (issue 14): %.2f photo points/s (500 devices, one every 70 s), 50 ms latency; this run: %.2f points/s offered",
+                500.0 / 70, target))
+        print(
+            "  fixes sent: \(sent); points reached: \(reachedCount); answered: \(answeredCount) (found \(state.found), none \(state.none)); pending messages (retries): \(state.pending)"
+        )
+        print(
+            String(
+                format:
+                    "  reach → photo message: p50 %.0f ms, p99 %.0f ms, max %.0f ms (from the fix that crossed the point; the route takes a point every 5 m, so up to %.0f s of walking is included)",
+                percentile(0.5) * 1_000, percentile(0.99) * 1_000, (latencies.last ?? .nan) * 1_000, (5 / (photoEvery / interval)).rounded(.up)))
         print("  photo service calls: Wikimedia searches \(searches), Flickr searches \(flickrCalls.count)")
         if flickr {
-            print(String(format: "  Flickr allowance for %.0f s at %d/h (burst %.0f): %.0f calls; made %d", walked + drain, flickrCallsPerHour, bucketCapacity, allowance, flickrCalls.count))
+            print(
+                String(
+                    format: "  Flickr allowance for %.0f s at %d/h (burst %.0f): %.0f calls; made %d", walked + drain, flickrCallsPerHour,
+                    bucketCapacity, allowance, flickrCalls.count))
         }
-        print(String(format: "  journal memory (RSS): first third %.1f MB, last third %.1f MB, peak %.1f MB (%d samples)", early, late, peak, memory.count))
+        print(
+            String(
+                format: "  journal memory (RSS): first third %.1f MB, last third %.1f MB, peak %.1f MB (%d samples)", early, late, peak, memory.count)
+        )
         let missed = reachedCount - answeredCount
         let rateHeld = !flickr || Double(flickrCalls.count) <= allowance + 1
         let bounded = peak < 300 && late <= early * 1.5 + 10
         let kept = flickr ? true : missed == 0
-        let points = flickr
+        let points =
+            flickr
             ? "\(answeredCount) answered, \(missed) queued behind the Flickr allowance (looked up while their walks go on)"
             : (missed == 0 ? "all answered" : "\(missed) not answered")
         print("  verdict: points \(points), rate \(rateHeld ? "held" : "EXCEEDED"), memory \(bounded ? "bounded" : "GREW")")
@@ -250,7 +271,8 @@ struct JournalLoad: AsyncParsableCommand {
     static func residentMegabytes(pid: Int32) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kilobytes / 1_024
     }
 

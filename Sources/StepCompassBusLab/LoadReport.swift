@@ -40,8 +40,10 @@ struct LoadReport {
 
     var thirds: (first: [Double], last: [Double]) {
         let third = max(1, measured.count / 3)
-        return (final.latencies(in: measured.lowerBound..<(measured.lowerBound + third)),
-                final.latencies(in: (measured.upperBound - third)..<measured.upperBound))
+        return (
+            final.latencies(in: measured.lowerBound..<(measured.lowerBound + third)),
+            final.latencies(in: (measured.upperBound - third)..<measured.upperBound)
+        )
     }
 
     /// Each device's last sample time minus its last heading's timestamp, sorted (devices never heard: infinity).
@@ -75,10 +77,12 @@ struct LoadReport {
             "last heading behind last sample: at stop p50 \(ms(stop.percentile(0.5))), max \(ms(stop.last ?? .nan)); after a \(number(drain)) s drain p50 \(ms(end.percentile(0.5))), max \(ms(end.last ?? .nan))",
             "CPU while publishing: compass service \(cpu(serviceCPU)), broker \(cpu(brokerCPU)), load tool \(cpu(loadToolCPU)), machine \(machineBusy.map { String(format: "%.0f %% busy", 100 * $0) } ?? "n/a")",
         ]
-        lines.append("per second (headings, p50/p99 latency): " + (0..<Int(duration.rounded(.up))).map { second in
-            let values = (final.seconds[second]?.latencies ?? []).sorted()
-            return "\(second):\(values.count) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
-        }.joined(separator: ", "))
+        lines.append(
+            "per second (headings, p50/p99 latency): "
+                + (0..<Int(duration.rounded(.up))).map { second in
+                    let values = (final.seconds[second]?.latencies ?? []).sorted()
+                    return "\(second):\(values.count) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
+                }.joined(separator: ", "))
         lines.append(keptUp ? "KEPT UP" : "DID NOT KEEP UP")
         return lines.joined(separator: "\n")
     }

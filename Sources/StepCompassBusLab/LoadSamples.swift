@@ -85,7 +85,8 @@ struct LoadSamples: Sendable {
     /// the start, stamped `timestamp`: the same topic and payload as ``payload(device:seconds:timestamp:)``.
     func appendPublishPacket(device index: Int, seconds: Double, timestamp: [UInt8], to bytes: inout [UInt8]) {
         let topic = topicBytes[index]
-        let payloadLength = Self.head.count + timestamp.count + Self.middle.count
+        let payloadLength =
+            Self.head.count + timestamp.count + Self.middle.count
             + fragment(device: index, seconds: seconds).count + Self.tail.count
         bytes.append(0x30)
         RawMQTTClient.appendLength(2 + topic.count + payloadLength, to: &bytes)

@@ -18,11 +18,20 @@ enum LoadTimestamp {
             }
             bytes.append(contentsOf: digits)
         }
-        put(year, 4); bytes.append(UInt8(ascii: "-")); put(month, 2); bytes.append(UInt8(ascii: "-")); put(day, 2)
+        put(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        put(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        put(day, 2)
         bytes.append(UInt8(ascii: "T"))
-        put(ofDay / 3_600_000, 2); bytes.append(UInt8(ascii: ":")); put(ofDay / 60_000 % 60, 2)
-        bytes.append(UInt8(ascii: ":")); put(ofDay / 1_000 % 60, 2); bytes.append(UInt8(ascii: "."))
-        put(ofDay % 1_000, 3); bytes.append(UInt8(ascii: "Z"))
+        put(ofDay / 3_600_000, 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(ofDay / 60_000 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        put(ofDay / 1_000 % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        put(ofDay % 1_000, 3)
+        bytes.append(UInt8(ascii: "Z"))
         return bytes
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import BusTesting
+import Foundation
 
 extension PostgresServerProcess {
     /// The server's process id, for its CPU figure in the load reports.

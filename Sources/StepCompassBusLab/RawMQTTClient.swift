@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal MQTT 3.1.1 client for the compass load's own traffic: it publishes the IMU samples at QoS 0 and

@@ -53,7 +53,8 @@ struct SensorLoggerLoadBodies: Sendable {
     func request(phone: Int, request: Int, offsetNanoseconds: Int64) -> [UInt8] {
         var body = [UInt8]()
         body.reserveCapacity(batch * Self.streams(phone: phone) * 110 + 128)
-        body.append(contentsOf: #"{"messageId":\#(request + 1),"sessionId":"load-session-\#(phone)","deviceId":"load-phone-\#(phone)","payload":["#.utf8)
+        body.append(
+            contentsOf: #"{"messageId":\#(request + 1),"sessionId":"load-session-\#(phone)","deviceId":"load-phone-\#(phone)","payload":["#.utf8)
         let android = phone % 2 == 0
         for j in 0..<batch {
             let sample = request * batch + j
@@ -73,7 +74,9 @@ struct SensorLoggerLoadBodies: Sendable {
             }
         }
         body.append(contentsOf: "]}".utf8)
-        var request = Array("POST /sensor-logger?device=phone-\(phone) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        var request = Array(
+            "POST /sensor-logger?device=phone-\(phone) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+                .utf8)
         request.append(contentsOf: body)
         return request
     }
@@ -92,9 +95,12 @@ struct SensorLoggerLoadBodies: Sendable {
             appendDecimal(-value, to: &bytes)
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var rest = value
         withUnsafeMutableBytes(of: &digits) { buffer in

@@ -1,5 +1,5 @@
-import ServiceRuntime
 import ArgumentParser
+import ServiceRuntime
 import StepCompassClient
 
 /// `stepcompass calibrate`.

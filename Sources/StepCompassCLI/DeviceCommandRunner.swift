@@ -1,5 +1,5 @@
-import ServiceRuntime
 import ArgumentParser
+import ServiceRuntime
 import StepCompassClient
 
 /// Sends one ``DeviceCommand`` to the chosen device and prints what was sent and what came of it.

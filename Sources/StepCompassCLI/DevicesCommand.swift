@@ -29,7 +29,11 @@ struct DevicesCommand: AsyncParsableCommand {
         let (json, window) = (json, retained.window)
         try await ClientConnection.run(client) { connection in
             let devices = try await DeviceDiscovery(bus: connection.bus, topics: connection.topics, window: window).inventory()
-            Terminal.print(json: json) { DiscoveredDevice.json(devices) } lines: { DiscoveredDevice.table(devices) }
+            Terminal.print(json: json) {
+                DiscoveredDevice.json(devices)
+            } lines: {
+                DiscoveredDevice.table(devices)
+            }
         }
     }
 }

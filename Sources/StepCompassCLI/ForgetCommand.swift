@@ -46,7 +46,8 @@ struct ForgetCommand: AsyncParsableCommand {
             let forgetter = DeviceForgetter(bus: connection.bus, topics: connection.topics, window: window)
             let retained = try await forgetter.retainedTopics(of: device)
             if !yes {
-                let what = retained.isEmpty
+                let what =
+                    retained.isEmpty
                     ? "it has no retained messages"
                     : "clear its retained \(retained.map(\.rawValue).joined(separator: ", "))"
                 Terminal.write("Forget \(device) (remove it from Home Assistant; \(what))? [y/N] ")

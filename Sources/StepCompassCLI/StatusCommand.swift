@@ -37,7 +37,11 @@ struct StatusCommand: AsyncParsableCommand {
         let (json, window) = (json, retained.window)
         try await ClientConnection.run(client) { connection in
             let status = try await StackStatusReader(bus: connection.bus, topics: connection.topics, window: window).read()
-            Terminal.print(json: json) { status.json() } lines: { status.lines() }
+            Terminal.print(json: json) {
+                status.json()
+            } lines: {
+                status.lines()
+            }
             if !status.allOnline { throw ExitCode.failure }
         }
     }

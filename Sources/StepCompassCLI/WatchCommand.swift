@@ -35,7 +35,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let device = device
-        let output: WatchSession.Output = lines || !Terminal.isInteractive
+        let output: WatchSession.Output =
+            lines || !Terminal.isInteractive
             ? .lines
             : .screen(refresh: .milliseconds(100), width: 45, colour: true)
         try await ClientConnection.run(client) { connection in

@@ -37,19 +37,24 @@ public struct ActivityReader: Sendable {
         let found = try await retained(filter: requested.map(activityTopic) ?? topics.allDevices(.activity))
         if let requested {
             guard let payload = found.first(where: { $0.device == requested })?.payload else {
-                throw StepCompassClientError(.noReply,
-                    "no activity for '\(requested)' yet (no retained \(activityTopic(requested))): is stepcompass-activity running, and has the device sent steps?")
+                throw StepCompassClientError(
+                    .noReply,
+                    "no activity for '\(requested)' yet (no retained \(activityTopic(requested))): is stepcompass-activity running, and has the device sent steps?"
+                )
             }
             return (requested, try ActivitySummary(payload: payload), payload)
         }
         switch found.count {
         case 0:
-            throw StepCompassClientError(.noDevice,
-                "no device has an activity message yet (no retained '\(topics.prefix)/+/activity'): is stepcompass-activity running, and has a device sent steps? Or name one with --device ID")
+            throw StepCompassClientError(
+                .noDevice,
+                "no device has an activity message yet (no retained '\(topics.prefix)/+/activity'): is stepcompass-activity running, and has a device sent steps? Or name one with --device ID"
+            )
         case 1:
             return (found[0].device, try ActivitySummary(payload: found[0].payload), found[0].payload)
         default:
-            throw StepCompassClientError(.severalDevices,
+            throw StepCompassClientError(
+                .severalDevices,
                 "\(found.count) devices have activity: \(found.map(\.device).sorted().joined(separator: ", ")). Choose one with --device ID")
         }
     }

@@ -1,5 +1,5 @@
-public import Foundation
 import DashboardKit
+public import Foundation
 import ServiceRuntime
 
 /// A device's retained `stepcompass/{device}/activity` message (from the activity service), decoded.
@@ -40,7 +40,8 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
         do {
             self = try JSONDecoder().decode(ActivitySummary.self, from: payload)
         } catch {
-            throw StepCompassClientError(.unreadableReply,
+            throw StepCompassClientError(
+                .unreadableReply,
                 "the activity message is not the contract's: \(String(decoding: payload.prefix(200), as: UTF8.self))")
         }
     }

@@ -63,10 +63,11 @@ extension DiscoveredDevice {
         let header = ["device", "last seen (UTC)", "topics"]
         guard !devices.isEmpty else { return [header.joined(separator: "  "), "(no device has a retained message)"] }
         let rows = devices.sorted { $0.id < $1.id }.map { device -> [String] in
-            let seen = device.lastSeen.map { date in
-                let age = now.timeIntervalSince(date)
-                return ClientText.utc(date) + (age >= 0 ? " (\(ClientText.span(age)) ago)" : "")
-            } ?? "—"
+            let seen =
+                device.lastSeen.map { date in
+                    let age = now.timeIntervalSince(date)
+                    return ClientText.utc(date) + (age >= 0 ? " (\(ClientText.span(age)) ago)" : "")
+                } ?? "—"
             return [device.id, seen, device.topics.map(\.rawValue).joined(separator: ", ")]
         }
         return ClientText.table(header, rows)

@@ -47,11 +47,13 @@ public struct CommandSender: Sendable {
         ])
         do {
             try await bus.publish(message)
-            let status = await awaitEffect(confirmation, device: device, effectTopic: effectTopic,
-                                           commandTopic: commandTopic, in: subscription)
+            let status = await awaitEffect(
+                confirmation, device: device, effectTopic: effectTopic,
+                commandTopic: commandTopic, in: subscription)
             try? await bus.unsubscribe(subscription)
             if case .rejected(let reason) = status {
-                throw StepCompassClientError(.errorReply,
+                throw StepCompassClientError(
+                    .errorReply,
                     "the \(confirmation.service) service rejected the command on \(commandTopic): \(reason)")
             }
             return CommandOutcome(topic: commandTopic, payload: message.payload, sent: sent, status: status)
@@ -71,7 +73,8 @@ public struct CommandSender: Sendable {
         while let received = await subscription.next(before: deadline) {
             if received.topic != effectTopic {
                 if let report = try? JSONDecoder().decode(ErrorReport.self, from: received.payload),
-                    report.topic == commandTopic {
+                    report.topic == commandTopic
+                {
                     return .rejected(report.error)
                 }
                 continue

@@ -17,32 +17,42 @@ extension DeviceCommand {
     var confirmation: Confirmation? {
         switch self {
         case .lock(let bearing, let threshold):
-            return .dashboard(topic: .bearingLock, kind: .bearingLock, service: "compass", accepts: { input in
-                guard case .bearingLock(_, let report) = input, report.locked else { return false }
-                if let bearing, let locked = report.bearing, abs(locked - bearing) > 0.01 { return false }
-                if let threshold, let limit = report.threshold, abs(limit - threshold) > 0.01 { return false }
-                return true
-            }, describe: { $0.bearingLock.text })
+            return .dashboard(
+                topic: .bearingLock, kind: .bearingLock, service: "compass",
+                accepts: { input in
+                    guard case .bearingLock(_, let report) = input, report.locked else { return false }
+                    if let bearing, let locked = report.bearing, abs(locked - bearing) > 0.01 { return false }
+                    if let threshold, let limit = report.threshold, abs(limit - threshold) > 0.01 { return false }
+                    return true
+                }, describe: { $0.bearingLock.text })
         case .unlock:
-            return .dashboard(topic: .bearingLock, kind: .bearingLock, service: "compass", accepts: { input in
-                guard case .bearingLock(_, let report) = input else { return false }
-                return !report.locked
-            }, describe: { $0.bearingLock.text })
+            return .dashboard(
+                topic: .bearingLock, kind: .bearingLock, service: "compass",
+                accepts: { input in
+                    guard case .bearingLock(_, let report) = input else { return false }
+                    return !report.locked
+                }, describe: { $0.bearingLock.text })
         case .calibrate:
-            return .dashboard(topic: .calibration, kind: .calibration, service: "compass", accepts: { input in
-                if case .calibration = input { return true }
-                return false
-            }, describe: { view in [view.calibration.text, view.calibration.prompt].compactMap { $0 }.joined(separator: ". ") })
+            return .dashboard(
+                topic: .calibration, kind: .calibration, service: "compass",
+                accepts: { input in
+                    if case .calibration = input { return true }
+                    return false
+                }, describe: { view in [view.calibration.text, view.calibration.prompt].compactMap { $0 }.joined(separator: ". ") })
         case .north(let north):
-            return .dashboard(topic: .heading, kind: .heading, service: "compass", accepts: { input in
-                guard case .heading(_, let report) = input else { return false }
-                return report.north == north.rawValue
-            }, describe: { $0.northText })
+            return .dashboard(
+                topic: .heading, kind: .heading, service: "compass",
+                accepts: { input in
+                    guard case .heading(_, let report) = input else { return false }
+                    return report.north == north.rawValue
+                }, describe: { $0.northText })
         case .resetPosition:
-            return .dashboard(topic: .position, kind: .position, service: "position", accepts: { input in
-                guard case .position(_, let report) = input else { return false }
-                return (report.updates ?? 0) == 0 && (report.steps ?? 0) == 0
-            }, describe: { $0.positionText })
+            return .dashboard(
+                topic: .position, kind: .position, service: "position",
+                accepts: { input in
+                    guard case .position(_, let report) = input else { return false }
+                    return (report.updates ?? 0) == 0 && (report.steps ?? 0) == 0
+                }, describe: { $0.positionText })
         case .walk(let start, _):
             return Confirmation(topic: .journal, service: "journal") { _ in .journal(start: start) }
         }

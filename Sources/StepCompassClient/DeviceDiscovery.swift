@@ -88,12 +88,15 @@ public struct DeviceDiscovery: Sendable {
         let found = try await devices()
         switch found.count {
         case 0:
-            throw StepCompassClientError(.noDevice,
-                "no device has published yet (no retained heading, position, permissions or calibration under '\(topics.prefix)/'): start the walker (make run) or a phone, or name one with --device ID")
+            throw StepCompassClientError(
+                .noDevice,
+                "no device has published yet (no retained heading, position, permissions or calibration under '\(topics.prefix)/'): start the walker (make run) or a phone, or name one with --device ID"
+            )
         case 1:
             return found[0]
         default:
-            throw StepCompassClientError(.severalDevices,
+            throw StepCompassClientError(
+                .severalDevices,
                 "\(found.count) devices have published: \(found.sorted().joined(separator: ", ")). Choose one with --device ID")
         }
     }

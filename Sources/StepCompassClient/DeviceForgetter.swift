@@ -41,9 +41,10 @@ public struct DeviceForgetter: Sendable {
             try await bus.publish(BusMessage(topic: name, payload: Data(), qos: .atLeastOnce, retain: true))
             lines.append("cleared \(name)")
         }
-        lines.append(retained.isEmpty
-            ? "forgot \(device) (it had no retained messages)"
-            : "forgot \(device): \(retained.count) retained message\(retained.count == 1 ? "" : "s") cleared")
+        lines.append(
+            retained.isEmpty
+                ? "forgot \(device) (it had no retained messages)"
+                : "forgot \(device): \(retained.count) retained message\(retained.count == 1 ? "" : "s") cleared")
         return lines
     }
 

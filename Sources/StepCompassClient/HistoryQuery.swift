@@ -63,8 +63,10 @@ public struct HistoryQuery: Sendable, Hashable {
 
     /// The request payload, with the contract's MQTT 3.1.1 fallback fields `replyTo` and `correlationId`.
     public func payload(replyTo: String, correlationId: String) -> Data {
-        ServiceRequest.encode(Body(device: device, from: Timestamp.format(from), to: Timestamp.format(to),
-                                   granularity: granularity.rawValue, replyTo: replyTo, correlationId: correlationId))
+        ServiceRequest.encode(
+            Body(
+                device: device, from: Timestamp.format(from), to: Timestamp.format(to),
+                granularity: granularity.rawValue, replyTo: replyTo, correlationId: correlationId))
     }
 
     private struct Body: Encodable {

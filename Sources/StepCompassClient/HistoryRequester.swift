@@ -67,7 +67,8 @@ public struct HistoryResult: Sendable, Hashable {
     }
 
     private static func unreadable(_ payload: Data) -> StepCompassClientError {
-        StepCompassClientError(.unreadableReply,
+        StepCompassClientError(
+            .unreadableReply,
             "the activity service's reply is not a history reply: \(String(decoding: payload.prefix(200), as: UTF8.self))")
     }
 
@@ -89,8 +90,9 @@ public struct HistoryResult: Sendable, Hashable {
     /// A table: each bucket's start in the device's time zone and its steps, then the total.
     public func table() throws(StepCompassClientError) -> [String] {
         let buckets = try buckets()
-        let formatter = ClientText.dateFormatter(reply.granularity == "day" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm",
-                                                 zone: TimeZone(identifier: timeZone) ?? .gmt)
+        let formatter = ClientText.dateFormatter(
+            reply.granularity == "day" ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm",
+            zone: TimeZone(identifier: timeZone) ?? .gmt)
         let header = ["start (\(timeZone))", "steps"]
         guard !buckets.isEmpty else { return ClientText.table(header, [], rightAligned: [1]) + ["(no steps in this range)"] }
         let rows = buckets.map { bucket in

@@ -1,8 +1,9 @@
 public import Bus
 public import Foundation
 public import ServiceRuntime
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Asks the journal (`stepcompass-journal`) on `journal/walks` for a device's walks or a walk's GPX, and waits for its
@@ -107,7 +108,8 @@ public struct WalkList: Sendable, Hashable {
     public init(payload: Data) throws(StepCompassClientError) {
         self.payload = payload
         guard let decoded = try? JSONDecoder().decode(Reply.self, from: payload), decoded.error != nil || decoded.walks != nil else {
-            throw StepCompassClientError(.unreadableReply,
+            throw StepCompassClientError(
+                .unreadableReply,
                 "the journal's reply is not a list of walks: \(String(decoding: payload.prefix(200), as: UTF8.self))")
         }
         reply = decoded
@@ -131,8 +133,10 @@ public struct WalkList: Sendable, Hashable {
         let header = ["id", "name", "started (UTC)", "stopped (UTC)", "distance", "photos"]
         guard !walks.isEmpty else { return [header.joined(separator: "  "), "(no walks yet)"] }
         let rows = walks.map { walk in
-            [walk.id, walk.name.flatMap { $0.isEmpty ? nil : $0 } ?? "—", JournalWalk.minute(walk.started),
-             walk.stopped.map(JournalWalk.minute) ?? "on", JournalWalk.distanceText(walk.distance), "\(walk.photos)"]
+            [
+                walk.id, walk.name.flatMap { $0.isEmpty ? nil : $0 } ?? "—", JournalWalk.minute(walk.started),
+                walk.stopped.map(JournalWalk.minute) ?? "on", JournalWalk.distanceText(walk.distance), "\(walk.photos)",
+            ]
         }
         // Text left-aligned, numbers right-aligned.
         return ClientText.table(header, rows, rightAligned: [4, 5])
@@ -157,7 +161,8 @@ public struct WalkGPX: Sendable, Hashable {
     public init(payload: Data) throws(StepCompassClientError) {
         self.payload = payload
         guard let decoded = try? JSONDecoder().decode(Reply.self, from: payload), decoded.error != nil || decoded.gpx != nil else {
-            throw StepCompassClientError(.unreadableReply,
+            throw StepCompassClientError(
+                .unreadableReply,
                 "the journal's reply is not a GPX reply: \(String(decoding: payload.prefix(200), as: UTF8.self))")
         }
         reply = decoded

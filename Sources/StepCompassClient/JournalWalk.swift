@@ -1,5 +1,5 @@
-public import Foundation
 import DashboardKit
+public import Foundation
 import ServiceRuntime
 
 /// A walk as the journal (`stepcompass-journal`) publishes it, in `{device}/journal` and in `journal/walks` replies.
@@ -61,7 +61,8 @@ public struct JournalState: Sendable, Hashable, Decodable {
         do {
             self = try JSONDecoder().decode(JournalState.self, from: payload)
         } catch {
-            throw StepCompassClientError(.unreadableReply,
+            throw StepCompassClientError(
+                .unreadableReply,
                 "the journal message is not the contract's: \(String(decoding: payload.prefix(200), as: UTF8.self))")
         }
     }
@@ -70,7 +71,8 @@ public struct JournalState: Sendable, Hashable, Decodable {
     /// nothing is recorded when it is not; `no walk on`.
     public var text: String {
         guard let walk else { return "no walk on" }
-        var text = "walk \(walk.title) on since \(JournalWalk.minute(walk.started)) UTC, \(JournalWalk.distanceText(walk.distance)), "
+        var text =
+            "walk \(walk.title) on since \(JournalWalk.minute(walk.started)) UTC, \(JournalWalk.distanceText(walk.distance)), "
             + "\(walk.photos) photo\(walk.photos == 1 ? "" : "s")"
         if !recording { text += "; not recording: \(reason ?? "the journal does not say why")" }
         return text

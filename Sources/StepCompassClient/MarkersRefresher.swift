@@ -37,7 +37,8 @@ public struct MarkersRefresher: Sendable {
             case .finished(let view):
                 return [view.statusText] + (view.errorText.map { ["  \($0)"] } ?? [])
             case .noAnswer(let waited, let last):
-                var line = "refresh requested, but the marker service published no new status within \(waited.secondsText): is stepcompass-markers running?"
+                var line =
+                    "refresh requested, but the marker service published no new status within \(waited.secondsText): is stepcompass-markers running?"
                 if let last { line += " (last status: \(last.statusText))" }
                 return [line]
             }
@@ -53,8 +54,9 @@ public struct MarkersRefresher: Sendable {
             try await bus.publish(BusMessage(topic: topics.markersRefresh, text: "{}", qos: .atLeastOnce))
             let deadline = ContinuousClock.now + window
             while let message = await subscription.next(before: deadline) {
-                guard case .markersStatus(let report)? = try? DashboardInput.decode(
-                    .markersStatus, device: "", payload: [UInt8](message.payload))
+                guard
+                    case .markersStatus(let report)? = try? DashboardInput.decode(
+                        .markersStatus, device: "", payload: [UInt8](message.payload))
                 else { continue }
                 let view = MarkersView(status: report, markers: [])
                 last = view

@@ -47,8 +47,9 @@ public struct NearestQuery: Sendable, Hashable {
         case .marker(let id):
             body = Body(id: id, latitude: nil, longitude: nil, count: count, replyTo: replyTo, correlationId: correlationId)
         case .coordinate(let latitude, let longitude):
-            body = Body(id: nil, latitude: latitude, longitude: longitude, count: count, replyTo: replyTo,
-                        correlationId: correlationId)
+            body = Body(
+                id: nil, latitude: latitude, longitude: longitude, count: count, replyTo: replyTo,
+                correlationId: correlationId)
         }
         return ServiceRequest.encode(body)
     }

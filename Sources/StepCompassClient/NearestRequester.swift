@@ -44,7 +44,8 @@ public struct NearestResult: Sendable, Hashable {
         do {
             reply = try JSONDecoder().decode(NearestReply.self, from: payload)
         } catch {
-            throw StepCompassClientError(.unreadableReply,
+            throw StepCompassClientError(
+                .unreadableReply,
                 "the marker service's reply is not a nearest-markers reply: \(String(decoding: payload.prefix(200), as: UTF8.self))")
         }
     }

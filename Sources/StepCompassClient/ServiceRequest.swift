@@ -42,8 +42,10 @@ struct ServiceRequest {
     /// - Returns: The reply's bytes.
     /// - Throws: ``StepCompassClientError/Code/noReply`` when no reply comes within ``timeout``; a `BusError` when
     ///   the request cannot be sent.
-    func send(to topic: String, replyLevel: String, from service: AnsweringService,
-              payload: (_ replyTo: String, _ correlationId: String) -> Data) async throws -> Data {
+    func send(
+        to topic: String, replyLevel: String, from service: AnsweringService,
+        payload: (_ replyTo: String, _ correlationId: String) -> Data
+    ) async throws -> Data {
         let replyTopic = "\(topics.replies)/\(ReplyTopic.level(for: bus.clientID))/\(replyLevel)"
         let correlation = UUID().uuidString
         var request = BusMessage(topic: topic, payload: payload(replyTopic, correlation), qos: .atLeastOnce)

@@ -128,12 +128,13 @@ public struct StackStatus: Sendable, Equatable {
     /// - Parameter now: The time uptimes are counted to.
     public func lines(now: Date = Date()) -> [String] {
         let rows = services.map { service -> [String] in
-            let state = switch service.state {
-            case .online: "online"
-            case .offline: "offline"
-            case .missing: "never seen"
-            case .unreadable: "unreadable status"
-            }
+            let state =
+                switch service.state {
+                case .online: "online"
+                case .offline: "offline"
+                case .missing: "never seen"
+                case .unreadable: "unreadable status"
+                }
             let started = service.state == .online ? service.startedAt : nil
             return [
                 service.name, state, service.status?.version ?? "—",
@@ -188,11 +189,12 @@ public struct StackStatus: Sendable, Equatable {
                 "uptimeSeconds": value(started.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }),
             ]
         }
-        let (readable, reason): (Bool, String?) = switch broker.access {
-        case .readable: (true, nil)
-        case .refused(let reason): (false, "refused: \(reason)")
-        case .silent: (false, "no $SYS messages")
-        }
+        let (readable, reason): (Bool, String?) =
+            switch broker.access {
+            case .readable: (true, nil)
+            case .refused(let reason): (false, "refused: \(reason)")
+            case .silent: (false, "no $SYS messages")
+            }
         let brokerObject: [String: Any] = [
             "readable": readable,
             "reason": value(reason),
@@ -222,7 +224,8 @@ public struct StackStatusReader: Sendable {
     public func read() async throws -> StackStatus {
         let statuses = topics.serviceStatus("+")
         do {
-            let messages = try await RetainedSnapshot.read(bus: bus, topics: topics, filters: [statuses] + StackStatus.SystemTopic.all, window: window)
+            let messages = try await RetainedSnapshot.read(
+                bus: bus, topics: topics, filters: [statuses] + StackStatus.SystemTopic.all, window: window)
             return StackStatus(messages: messages, topics: topics, brokerAccess: .silent)
         } catch let error as BusError where error.code == .subscriptionRejected || error.code == .notAuthorized {
             let messages = try await RetainedSnapshot.read(bus: bus, topics: topics, filters: [statuses], window: window)

@@ -37,7 +37,8 @@ public enum TextCompass {
         var pointer = Array(repeating: Character(" "), count: width)
         if let lockedBearing, lockedBearing.isFinite,
             let column = column(of: lockedBearing, heading: heading, centre: centre, scale: degreesPerColumn),
-            (0..<width).contains(column) {
+            (0..<width).contains(column)
+        {
             pointer[column] = "◆"
         }
         pointer[centre] = "▲"

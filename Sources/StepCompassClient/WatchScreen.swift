@@ -12,16 +12,18 @@ public enum WatchScreen {
         var lines: [String] = []
         let devices = state.model.deviceIDs
         guard let id = state.deviceID, let view = state.deviceView else {
-            lines.append(state.filters.device.map { "StepCompass — waiting for \($0) to publish…" }
-                ?? "StepCompass — waiting for a device to publish…")
+            lines.append(
+                state.filters.device.map { "StepCompass — waiting for \($0) to publish…" }
+                    ?? "StepCompass — waiting for a device to publish…")
             lines += footer(state)
             return lines
         }
         var title = "StepCompass — \(id)"
         if devices.count > 1 { title += " (devices: \(devices.joined(separator: ", ")))" }
         lines.append(title)
-        lines += TextCompass.tape(heading: view.heading, width: width,
-                                  lockedBearing: view.bearingLock.locked ? view.bearingLock.bearing : nil)
+        lines += TextCompass.tape(
+            heading: view.heading, width: width,
+            lockedBearing: view.bearingLock.locked ? view.bearingLock.bearing : nil)
         lines.append(joined([view.headingText, view.accuracyText, view.northText, view.declinationText]))
         if let status = view.headingStatusText { lines.append("  \(status)") }
         lines.append(joined([view.stepsText, view.positionText, view.distanceText]))
@@ -51,8 +53,9 @@ public enum WatchScreen {
         case .device:
             guard let view = state.deviceView else { return nil }
             let lock = "Bearing lock: \(view.bearingLock.text)" + (view.bearingLock.exceeded ? " — OFF COURSE" : "")
-            return joined([view.id, view.stepsText, view.headingText, view.positionText, view.calibration.text, lock],
-                          separator: " | ")
+            return joined(
+                [view.id, view.stepsText, view.headingText, view.positionText, view.calibration.text, lock],
+                separator: " | ")
         case .markers:
             return state.model.markersView.statusText
         case .services:

@@ -21,13 +21,19 @@ struct CompassCommand: AsyncParsableCommand {
     @Option(help: "Heading smoothing time constant in seconds of sample time (env SMOOTHING, default \(CompassConfiguration.defaults.smoothing)).")
     var smoothing: Double?
 
-    @Option(name: .customLong("max-rate"), help: "Most heading messages per second of sample time per device (env MAX_RATE, default \(CompassConfiguration.defaults.maxRate)).")
+    @Option(
+        name: .customLong("max-rate"),
+        help: "Most heading messages per second of sample time per device (env MAX_RATE, default \(CompassConfiguration.defaults.maxRate)).")
     var maxRate: Double?
 
-    @Option(name: .customLong("dead-band"), help: "Heading change in degrees below which nothing is published (env DEAD_BAND, default \(CompassConfiguration.defaults.deadBand)).")
+    @Option(
+        name: .customLong("dead-band"),
+        help: "Heading change in degrees below which nothing is published (env DEAD_BAND, default \(CompassConfiguration.defaults.deadBand)).")
     var deadBand: Double?
 
-    @Option(name: .customLong("stale-after"), help: "Seconds without an IMU sample before a device is stale (env STALE_AFTER, default \(CompassConfiguration.defaults.staleAfter)).")
+    @Option(
+        name: .customLong("stale-after"),
+        help: "Seconds without an IMU sample before a device is stale (env STALE_AFTER, default \(CompassConfiguration.defaults.staleAfter)).")
     var staleAfter: Double?
 
     func run() async throws {

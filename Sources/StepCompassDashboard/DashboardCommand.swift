@@ -41,7 +41,9 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-event-rate"), help: "Most live updates a second per browser (env MAX_EVENT_RATE, default 10).")
     var maxEventRate: Double?
 
-    @Option(name: .customLong("request-timeout"), help: "Seconds to wait for a service's reply: nearest markers, step history, walks (env REQUEST_TIMEOUT, default 5).")
+    @Option(
+        name: .customLong("request-timeout"),
+        help: "Seconds to wait for a service's reply: nearest markers, step history, walks (env REQUEST_TIMEOUT, default 5).")
     var requestTimeout: Double?
 
     @Flag(name: .customLong("home-assistant"), help: "Publish Home Assistant MQTT discovery: a device per walker (env HOME_ASSISTANT=true).")
@@ -50,13 +52,19 @@ struct DashboardCommand: AsyncParsableCommand {
     @Option(name: .customLong("home-assistant-prefix"), help: "Home Assistant's discovery prefix (env HOME_ASSISTANT_PREFIX, default homeassistant).")
     var homeAssistantPrefix: String?
 
-    @Option(name: .customLong("journal-cache-dir"), help: "The journal's image cache (its --cache-dir), served at /journal/photos/FILE (env JOURNAL_CACHE_DIR, default .data/journal/photos).")
+    @Option(
+        name: .customLong("journal-cache-dir"),
+        help: "The journal's image cache (its --cache-dir), served at /journal/photos/FILE (env JOURNAL_CACHE_DIR, default .data/journal/photos).")
     var journalCacheDirectory: String?
 
-    @Option(name: .customLong("tile-url"), help: "Map tiles, a URL with {z}, {x} and {y} (env TILE_URL, default https://tile.openstreetmap.org/{z}/{x}/{y}.png).")
+    @Option(
+        name: .customLong("tile-url"),
+        help: "Map tiles, a URL with {z}, {x} and {y} (env TILE_URL, default https://tile.openstreetmap.org/{z}/{x}/{y}.png).")
     var tileURL: String?
 
-    @Option(name: .customLong("leaflet-dir"), help: "Leaflet's files, served at /vendor/leaflet/ (env LEAFLET_DIR, default /usr/share/javascript/leaflet: Debian's libjs-leaflet).")
+    @Option(
+        name: .customLong("leaflet-dir"),
+        help: "Leaflet's files, served at /vendor/leaflet/ (env LEAFLET_DIR, default /usr/share/javascript/leaflet: Debian's libjs-leaflet).")
     var leafletDirectory: String?
 
     func run() async throws {

@@ -34,7 +34,9 @@ struct JournalCommand: AsyncParsableCommand {
     @Option(name: .customLong("photo-every"), help: "Metres along the walk between two photo points (default \(Int(defaults.route.photoEvery))).")
     var photoEvery: Double?
 
-    @Option(name: .customLong("max-accuracy"), help: "Ignore GPS fixes with a horizontal accuracy worse than this, in metres (default \(Int(defaults.route.maximumAccuracy))).")
+    @Option(
+        name: .customLong("max-accuracy"),
+        help: "Ignore GPS fixes with a horizontal accuracy worse than this, in metres (default \(Int(defaults.route.maximumAccuracy))).")
     var maxAccuracy: Double?
 
     @Flag(name: .customLong("auto"), help: "Start a walk at the first steps after 5 minutes of rest, stop it after 5 minutes of rest.")
@@ -43,10 +45,15 @@ struct JournalCommand: AsyncParsableCommand {
     @Option(name: .customLong("rest-seconds"), help: "The rest that starts and stops a walk with --auto, in seconds (default 300).")
     var restSeconds: Double?
 
-    @Option(name: .customLong("search-radius"), help: "How far from a photo point to look for photos, in metres (default \(defaults.searchRadius); once more at \(defaults.wideSearchRadius) when nothing is found).")
+    @Option(
+        name: .customLong("search-radius"),
+        help:
+            "How far from a photo point to look for photos, in metres (default \(defaults.searchRadius); once more at \(defaults.wideSearchRadius) when nothing is found)."
+    )
     var searchRadius: Int?
 
-    @Option(name: .customLong("wikimedia-url"), help: "The MediaWiki API to search (default \(defaults.wikimediaURL)); a local server for offline runs.")
+    @Option(
+        name: .customLong("wikimedia-url"), help: "The MediaWiki API to search (default \(defaults.wikimediaURL)); a local server for offline runs.")
     var wikimediaURL: String?
 
     @Option(name: .customLong("flickr-key"), help: "A Flickr API key: search Flickr instead (env FLICKR_KEY). Never logged.")
@@ -55,13 +62,17 @@ struct JournalCommand: AsyncParsableCommand {
     @Option(name: .customLong("flickr-url"), help: "The Flickr REST endpoint (default \(defaults.flickrURL)).")
     var flickrURL: String?
 
-    @Option(name: .customLong("flickr-calls-per-hour"), help: "Flickr calls per hour for all devices together (default \(defaults.flickrCallsPerHour); Flickr allows 3600 per key).")
+    @Option(
+        name: .customLong("flickr-calls-per-hour"),
+        help: "Flickr calls per hour for all devices together (default \(defaults.flickrCallsPerHour); Flickr allows 3600 per key).")
     var flickrCallsPerHour: Int?
 
     @Option(name: .customLong("cache-dir"), help: "Folder of the cached images, which the dashboard serves (default \(defaults.cacheDirectory)).")
     var cacheDirectory: String?
 
-    @Option(name: .customLong("cache-mb"), help: "Size limit of the image cache in megabytes; least recently used images go first (default \(defaults.cacheLimitBytes / 1_000_000)).")
+    @Option(
+        name: .customLong("cache-mb"),
+        help: "Size limit of the image cache in megabytes; least recently used images go first (default \(defaults.cacheLimitBytes / 1_000_000)).")
     var cacheMegabytes: Int?
 
     @Option(name: .customLong("lookups"), help: "Photo lookups at once, for all devices (default \(defaults.concurrentLookups)).")
@@ -70,7 +81,9 @@ struct JournalCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Folder of the SQLite database journal.sqlite (default \(defaults.dataDirectory)).")
     var dataDirectory: String?
 
-    @Option(name: .customLong("database-url"), help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE: keep walks in PostgreSQL instead of SQLite (env DATABASE_URL).")
+    @Option(
+        name: .customLong("database-url"),
+        help: "postgres://USER:PASSWORD@HOST:PORT/DATABASE: keep walks in PostgreSQL instead of SQLite (env DATABASE_URL).")
     var databaseURL: String?
 
     func run() async throws {

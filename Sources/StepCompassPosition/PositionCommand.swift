@@ -39,7 +39,11 @@ struct PositionCommand: AsyncParsableCommand {
             valueName: "device|walking"))
     var headingSource: HeadingSourceOption?
 
-    @Option(name: .customLong("settle-ms"), help: "Longest wait in milliseconds for the retained positions after subscribing (default \(defaults.settleWindow.components.seconds * 1000); it normally ends in milliseconds, when the sync marker comes back).")
+    @Option(
+        name: .customLong("settle-ms"),
+        help:
+            "Longest wait in milliseconds for the retained positions after subscribing (default \(defaults.settleWindow.components.seconds * 1000); it normally ends in milliseconds, when the sync marker comes back)."
+    )
     var settleMilliseconds: Int?
 
     func run() async throws {

@@ -48,7 +48,9 @@ struct SensorsCommand: AsyncParsableCommand {
     var duration: Double?
     @Option(help: "Record the device's topics to FILE (JSON lines) instead of simulating.")
     var record: String?
-    @Option(help: "Publish FILE as the device, at --speed, then exit: a recording (--record), a phyphox export or a Sensor Logger export (zip or folder).")
+    @Option(
+        help: "Publish FILE as the device, at --speed, then exit: a recording (--record), a phyphox export or a Sensor Logger export (zip or folder)."
+    )
     var replay: String?
 
     func run() async throws {

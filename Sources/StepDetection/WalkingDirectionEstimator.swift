@@ -141,9 +141,14 @@ public struct WalkingDirectionEstimator: Sendable {
         verticalVelocity -= verticalVelocity * (dt / (1 + dt))
         let v = verticalVelocity
         count += 1
-        sumE += e; sumN += n; sumV += v
-        sumEE += e * e; sumNN += n * n; sumEN += e * n
-        sumEV += e * v; sumNV += n * v
+        sumE += e
+        sumN += n
+        sumV += v
+        sumEE += e * e
+        sumNN += n * n
+        sumEN += e * n
+        sumEV += e * v
+        sumNV += n * v
     }
 
     /// Tells the estimator a step happened at `time` (pass each ``DetectedStep/time``, in order). Every second step
@@ -154,7 +159,9 @@ public struct WalkingDirectionEstimator: Sendable {
         guard stepsInStride >= 2 else { return }
         defer { clearStride() }
         guard count >= 10 else { return }
-        let meanE = sumE / count, meanN = sumN / count, meanV = sumV / count
+        let meanE = sumE / count
+        let meanN = sumN / count
+        let meanV = sumV / count
         let cEE = sumEE / count - meanE * meanE
         let cNN = sumNN / count - meanN * meanN
         let cEN = sumEN / count - meanE * meanN
@@ -192,9 +199,14 @@ public struct WalkingDirectionEstimator: Sendable {
 
     private mutating func clearStride() {
         count = 0
-        sumE = 0; sumN = 0; sumV = 0
-        sumEE = 0; sumNN = 0; sumEN = 0
-        sumEV = 0; sumNV = 0
+        sumE = 0
+        sumN = 0
+        sumV = 0
+        sumEE = 0
+        sumNN = 0
+        sumEN = 0
+        sumEV = 0
+        sumNV = 0
         stepsInStride = 0
     }
 

@@ -76,9 +76,12 @@ enum CarryModel {
     /// A pendulum angle `center + amplitude · sin(phase)` with the phase advancing at `phaseRate` rad/s: the angle,
     /// its rate and its angular acceleration (radians).
     private static func pendulum(center: Double, amplitude: Double, phase: Double, phaseRate: Double)
-        -> (angle: Double, rate: Double, acceleration: Double) {
-        (center + amplitude * Math.sin(phase), amplitude * phaseRate * Math.cos(phase),
-         -amplitude * phaseRate * phaseRate * Math.sin(phase))
+        -> (angle: Double, rate: Double, acceleration: Double)
+    {
+        (
+            center + amplitude * Math.sin(phase), amplitude * phaseRate * Math.cos(phase),
+            -amplitude * phaseRate * phaseRate * Math.sin(phase)
+        )
     }
 
     /// Acceleration (body frame) of a point `radius` below a pivot, the lever turned by `angle` about the body's y
@@ -107,9 +110,11 @@ enum CarryModel {
     }
 
     /// Attitude (device → NED) and specific force (NED) of a walking carry other than hand and texting.
-    static func walking(_ carry: PhoneCarry, gait g: GaitState, amplitude: Double, pocketTopDown topDown: Bool,
-                        bagOrientation: Matrix3) -> (attitude: Matrix3, specificForce: SIMD3<Double>) {
-        let stride = Double.pi * g.gait          // one cycle per stride (two steps)
+    static func walking(
+        _ carry: PhoneCarry, gait g: GaitState, amplitude: Double, pocketTopDown topDown: Bool,
+        bagOrientation: Matrix3
+    ) -> (attitude: Matrix3, specificForce: SIMD3<Double>) {
+        let stride = Double.pi * g.gait  // one cycle per stride (two steps)
         let strideRate = Double.pi * g.stepRate  // rad/s
         let stepCycle = 2 * Double.pi * g.gait
         var mount: Matrix3

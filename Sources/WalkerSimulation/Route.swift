@@ -27,7 +27,7 @@ public enum Route: Sendable, Hashable {
         case .loop(let points):
             guard !points.isEmpty else { throw WalkerSimulationError.invalidConfiguration("a loop route needs at least one point") }
             guard points.allSatisfy({ $0.north.isFinite && $0.east.isFinite }),
-                  points.allSatisfy({ abs($0.north) < 100_000 && abs($0.east) < 100_000 })
+                points.allSatisfy({ abs($0.north) < 100_000 && abs($0.east) < 100_000 })
             else {
                 throw WalkerSimulationError.invalidConfiguration("loop points must be finite and within 100 km of the start")
             }

@@ -48,8 +48,9 @@ struct RouteFollower: Sendable {
             }
             let direction = Math.radians(heading + turnStandardDeviation * rng.nextClippedGaussian())
             let length = meanLegLength * (0.5 + rng.nextUnit())
-            let next = LocalPoint(north: position.north + length * Math.cos(direction),
-                                  east: position.east + length * Math.sin(direction))
+            let next = LocalPoint(
+                north: position.north + length * Math.cos(direction),
+                east: position.east + length * Math.sin(direction))
             target = next
             return Self.bearing(from: position, to: next)
         }

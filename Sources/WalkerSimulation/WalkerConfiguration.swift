@@ -142,14 +142,16 @@ public struct WalkerConfiguration: Sendable, Hashable {
         func finite(_ values: Double...) -> Bool { values.allSatisfy(\.isFinite) }
         try require(finite(startLatitude) && abs(startLatitude) <= 89, "start latitude must be within ±89°")
         try require(finite(startLongitude) && abs(startLongitude) <= 180, "start longitude must be within ±180°")
-        try require(finite(startAltitude) && startAltitude >= -1_000 && startAltitude <= 850_000,
-                    "start altitude must be -1,000…850,000 m")
+        try require(
+            finite(startAltitude) && startAltitude >= -1_000 && startAltitude <= 850_000,
+            "start altitude must be -1,000…850,000 m")
         try require(startDate.timeIntervalSince1970.isFinite, "start date must be finite")
         try route.validate()
         try require(finite(stepLength) && stepLength > 0.1 && stepLength < 3, "step length must be 0.1…3 m")
         try require(finite(cadence) && cadence > 0.1 && cadence < 5, "cadence must be 0.1…5 steps/s")
-        try require(finite(stepLengthVariation, cadenceVariation) && (0...0.3).contains(stepLengthVariation)
-                    && (0...0.3).contains(cadenceVariation), "step length and cadence variations must be 0…0.3")
+        try require(
+            finite(stepLengthVariation, cadenceVariation) && (0...0.3).contains(stepLengthVariation)
+                && (0...0.3).contains(cadenceVariation), "step length and cadence variations must be 0…0.3")
         try require(finite(maximumTurnRate) && maximumTurnRate > 0, "maximum turn rate must be positive")
         if case .interval(let seconds) = stepReporting {
             try require(finite(seconds) && seconds > 0, "the step reporting interval must be positive")
@@ -160,30 +162,36 @@ public struct WalkerConfiguration: Sendable, Hashable {
         try require(finite(imuRate) && imuRate >= 1 && imuRate <= 1_000, "IMU rate must be 1…1,000 Hz")
         try require(finite(imuJitter) && imuJitter >= 0 && imuJitter <= 0.5, "IMU jitter must be 0…0.5")
         if let imuGaps {
-            try require(finite(imuGaps.rate, imuGaps.minimumLength, imuGaps.maximumLength) && imuGaps.rate >= 0
-                        && imuGaps.rate <= 10 && imuGaps.minimumLength > 0 && imuGaps.minimumLength <= imuGaps.maximumLength
-                        && imuGaps.maximumLength <= 60, "IMU gaps: rate 0…10 /s, 0 < minimum ≤ maximum ≤ 60 s")
+            try require(
+                finite(imuGaps.rate, imuGaps.minimumLength, imuGaps.maximumLength) && imuGaps.rate >= 0
+                    && imuGaps.rate <= 10 && imuGaps.minimumLength > 0 && imuGaps.minimumLength <= imuGaps.maximumLength
+                    && imuGaps.maximumLength <= 60, "IMU gaps: rate 0…10 /s, 0 < minimum ≤ maximum ≤ 60 s")
         }
-        try require(finite(accelerometerBias, accelerometerQuantization, gyroscopeBias) && accelerometerBias >= 0
-                    && accelerometerQuantization >= 0 && gyroscopeBias >= 0,
-                    "accelerometer and gyroscope bias and quantisation must not be negative")
+        try require(
+            finite(accelerometerBias, accelerometerQuantization, gyroscopeBias) && accelerometerBias >= 0
+                && accelerometerQuantization >= 0 && gyroscopeBias >= 0,
+            "accelerometer and gyroscope bias and quantisation must not be negative")
         if case .shaken(let frequency, let duration) = activity {
-            try require(finite(frequency, duration) && frequency >= 0.5 && frequency <= 20 && duration > 0,
-                        "shaking frequency must be 0.5…20 Hz and its duration positive")
+            try require(
+                finite(frequency, duration) && frequency >= 0.5 && frequency <= 20 && duration > 0,
+                "shaking frequency must be 0.5…20 Hz and its duration positive")
         }
         try require(finite(locationRate) && locationRate > 0 && locationRate <= 100, "location rate must be 0…100 Hz")
         try require(finite(truthRate) && truthRate > 0 && truthRate <= 1_000, "truth rate must be 0…1,000 Hz")
-        try require(finite(stepImpactAmplitude, accelerometerNoise, gyroscopeNoise, magnetometerNoise, hardIronMagnitude)
-                    && stepImpactAmplitude >= 0 && accelerometerNoise >= 0 && gyroscopeNoise >= 0
-                    && magnetometerNoise >= 0 && hardIronMagnitude >= 0, "sensor amplitudes and noises must not be negative")
-        try require(finite(softIronDistortion) && softIronDistortion >= 0 && softIronDistortion <= 0.2,
-                    "soft-iron distortion must be 0…0.2")
+        try require(
+            finite(stepImpactAmplitude, accelerometerNoise, gyroscopeNoise, magnetometerNoise, hardIronMagnitude)
+                && stepImpactAmplitude >= 0 && accelerometerNoise >= 0 && gyroscopeNoise >= 0
+                && magnetometerNoise >= 0 && hardIronMagnitude >= 0, "sensor amplitudes and noises must not be negative")
+        try require(
+            finite(softIronDistortion) && softIronDistortion >= 0 && softIronDistortion <= 0.2,
+            "soft-iron distortion must be 0…0.2")
         if let hardIron {
             try require(hardIron.count == 3 && hardIron.allSatisfy(\.isFinite), "hard iron must be 3 finite numbers (µT)")
         }
         for zone in interferenceZones { try zone.validate() }
         try require(finite(fieldRefreshInterval) && fieldRefreshInterval > 0, "field refresh interval must be positive")
-        try require(finite(gpsHorizontalError, gpsVerticalError, gpsCorrelationTime) && gpsHorizontalError >= 0
-                    && gpsVerticalError >= 0 && gpsCorrelationTime > 0, "GPS errors must not be negative, correlation time positive")
+        try require(
+            finite(gpsHorizontalError, gpsVerticalError, gpsCorrelationTime) && gpsHorizontalError >= 0
+                && gpsVerticalError >= 0 && gpsCorrelationTime > 0, "GPS errors must not be negative, correlation time positive")
     }
 }

@@ -157,16 +157,19 @@ public struct WalkerSimulator: Sendable {
         // Soft iron: W = I + E with E symmetric; diagonal σ = distortion, off-diagonal σ = distortion / 2.
         let d = configuration.softIronDistortion
         let (exx, eyy, ezz) = (d * setupRNG.nextClippedGaussian(), d * setupRNG.nextClippedGaussian(), d * setupRNG.nextClippedGaussian())
-        let (exy, exz, eyz) = (d / 2 * setupRNG.nextClippedGaussian(), d / 2 * setupRNG.nextClippedGaussian(),
-                               d / 2 * setupRNG.nextClippedGaussian())
+        let (exy, exz, eyz) = (
+            d / 2 * setupRNG.nextClippedGaussian(), d / 2 * setupRNG.nextClippedGaussian(),
+            d / 2 * setupRNG.nextClippedGaussian()
+        )
         let w = Matrix3(r0: [1 + exx, exy, exz], r1: [exy, 1 + eyy, eyz], r2: [exz, eyz, 1 + ezz])
         softIron = w.rows
         inverseSoftIron = w.inverse
 
         follower = RouteFollower(route: configuration.route, rng: SplitMix64(seed: seed, stream: 5))
         heading = follower.initialHeading()
-        gps = GPSErrorModel(horizontalSigma: configuration.gpsHorizontalError, verticalSigma: configuration.gpsVerticalError,
-                            correlationTime: configuration.gpsCorrelationTime, rng: SplitMix64(seed: seed, stream: 4))
+        gps = GPSErrorModel(
+            horizontalSigma: configuration.gpsHorizontalError, verticalSigma: configuration.gpsVerticalError,
+            correlationTime: configuration.gpsCorrelationTime, rng: SplitMix64(seed: seed, stream: 4))
         gaitRNG = SplitMix64(seed: seed, stream: 2)
         noiseRNG = SplitMix64(seed: seed, stream: 3)
         stepDuration = 1 / configuration.cadence
@@ -235,8 +238,10 @@ public struct WalkerSimulator: Sendable {
         }
         while Double(nextTruth) / configuration.truthRate <= t + 1e-9 {
             let coordinates = plane.coordinates(of: position)
-            events.append(.truth(t: t, latitude: coordinates.latitude, longitude: coordinates.longitude, heading: heading,
-                                 x: position.north, y: position.east, steps: steps))
+            events.append(
+                .truth(
+                    t: t, latitude: coordinates.latitude, longitude: coordinates.longitude, heading: heading,
+                    x: position.north, y: position.east, steps: steps))
             nextTruth += 1
         }
     }
@@ -305,9 +310,11 @@ public struct WalkerSimulator: Sendable {
         guard t - fieldTime >= configuration.fieldRefreshInterval else { return }
         fieldTime = t
         let coordinates = plane.coordinates(of: position)
-        if let field = try? fieldSource.geomagneticField(latitude: coordinates.latitude, longitude: coordinates.longitude,
-                                              altitude: configuration.startAltitude, date: date(at: t)),
-           field.north.isFinite, field.east.isFinite, field.down.isFinite {
+        if let field = try? fieldSource.geomagneticField(
+            latitude: coordinates.latitude, longitude: coordinates.longitude,
+            altitude: configuration.startAltitude, date: date(at: t)),
+            field.north.isFinite, field.east.isFinite, field.down.isFinite
+        {
             geomagneticField = field
         }
     }
@@ -379,8 +386,9 @@ public struct WalkerSimulator: Sendable {
         guard configuration.activity == .walking else {
             return CarryModel.script(configuration.activity, at: t, heading: heading)
         }
-        let gait = GaitState(gait: Double(steps) + stepPhase, stepPhase: stepPhase, stepRate: 1 / stepDuration,
-                             speed: stepLength / stepDuration, heading: heading, turnRate: turnRate)
+        let gait = GaitState(
+            gait: Double(steps) + stepPhase, stepPhase: stepPhase, stepRate: 1 / stepDuration,
+            speed: stepLength / stepDuration, heading: heading, turnRate: turnRate)
         switch configuration.carry {
         case .hand:
             return handKinematics(at: t)
@@ -391,8 +399,9 @@ public struct WalkerSimulator: Sendable {
             let specificForce = CarryModel.bodyToWorld(heading: heading) * body - SIMD3(0, 0, Self.gravity)
             return (attitude, specificForce)
         case .ear, .pocket, .swing, .bag, .armband:
-            return CarryModel.walking(configuration.carry, gait: gait, amplitude: configuration.stepImpactAmplitude,
-                                      pocketTopDown: configuration.pocketTopDown, bagOrientation: bagOrientation)
+            return CarryModel.walking(
+                configuration.carry, gait: gait, amplitude: configuration.stepImpactAmplitude,
+                pocketTopDown: configuration.pocketTopDown, bagOrientation: bagOrientation)
         }
     }
 
@@ -445,8 +454,9 @@ public struct WalkerSimulator: Sendable {
         let trueSpeed = configuration.activity == .walking ? stepLength / stepDuration : 0
         let speed = max(0, trueSpeed + gps.speedNoise())
         let course = Math.compass(heading + gps.courseNoise())
-        return .location(t: t, latitude: coordinates.latitude, longitude: coordinates.longitude,
-                         altitude: configuration.startAltitude + gps.up, horizontalAccuracy: gps.horizontalAccuracy,
-                         verticalAccuracy: gps.verticalAccuracy, speed: speed, course: course)
+        return .location(
+            t: t, latitude: coordinates.latitude, longitude: coordinates.longitude,
+            altitude: configuration.startAltitude + gps.up, horizontalAccuracy: gps.horizontalAccuracy,
+            verticalAccuracy: gps.verticalAccuracy, speed: speed, course: course)
     }
 }

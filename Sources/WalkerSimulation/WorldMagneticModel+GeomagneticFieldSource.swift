@@ -13,8 +13,9 @@ extension WorldMagneticModel: GeomagneticFieldSource {
     public func geomagneticField(
         latitude: Double, longitude: Double, altitude: Double, date: Date
     ) throws -> (north: Double, east: Double, down: Double) {
-        let field = try field(latitude: latitude, longitude: longitude, altitude: altitude,
-                              decimalYear: Self.decimalYear(of: date), allowOutsideValidity: true)
+        let field = try field(
+            latitude: latitude, longitude: longitude, altitude: altitude,
+            decimalYear: Self.decimalYear(of: date), allowOutsideValidity: true)
         return (field.north / 1_000, field.east / 1_000, field.down / 1_000)
     }
 }

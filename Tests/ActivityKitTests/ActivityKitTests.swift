@@ -113,10 +113,12 @@ struct WeekSummaryTests {
         #expect(week.band == .sedentary)
     }
 
-    @Test("the Tudor-Locke bands at their edges", arguments: [
-        (4_999.9, ActivityBand.sedentary), (5_000, .lowActive), (7_499, .lowActive), (7_500, .somewhatActive),
-        (9_999, .somewhatActive), (10_000, .active), (12_499, .active), (12_500, .highlyActive),
-    ])
+    @Test(
+        "the Tudor-Locke bands at their edges",
+        arguments: [
+            (4_999.9, ActivityBand.sedentary), (5_000, .lowActive), (7_499, .lowActive), (7_500, .somewhatActive),
+            (9_999, .somewhatActive), (10_000, .active), (12_499, .active), (12_500, .highlyActive),
+        ])
     func bands(mean: Double, band: ActivityBand) {
         #expect(ActivityBand(dailyMean: mean) == band)
     }
@@ -165,9 +167,11 @@ struct PlaylistTests {
         #expect(throws: PlaylistCatalogue.Invalid.self) { try PlaylistCatalogue(playlists: broken) }
     }
 
-    @Test("the daily mean picks Relaxing, Focused or Energizing", arguments: [
-        (4_999.0, "relaxing"), (5_000, "focused"), (9_999, "focused"), (10_000, "energizing"), (20_000, "energizing"),
-    ])
+    @Test(
+        "the daily mean picks Relaxing, Focused or Energizing",
+        arguments: [
+            (4_999.0, "relaxing"), (5_000, "focused"), (9_999, "focused"), (10_000, "energizing"), (20_000, "energizing"),
+        ])
     func moods(mean: Double, id: String) throws {
         var chooser = PlaylistChooser()
         let week = WeekSummary(days: [Int64(mean * 7)])

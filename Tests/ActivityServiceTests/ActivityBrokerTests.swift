@@ -25,12 +25,13 @@ struct ActivityBrokerTests {
                 host: "127.0.0.1", port: port, clientID: "stepcompass-activity-\(UUID().uuidString.prefix(8))",
                 will: statuses.offline),
             logger: Self.logger)
-        let config = ConfigReader(provider: InMemoryProvider(values: [
-            "data.dir": .init(.string(folder.path), isSecret: false),
-            "publish.interval.ms": 0,
-            // The test's July data must outlive the start-up retention of minute buckets.
-            "retain.minutes.days": 100_000,
-        ]))
+        let config = ConfigReader(
+            provider: InMemoryProvider(values: [
+                "data.dir": .init(.string(folder.path), isSecret: false),
+                "publish.interval.ms": 0,
+                // The test's July data must outlive the start-up retention of minute buckets.
+                "retain.minutes.days": 100_000,
+            ]))
         let group = try buildActivity(config: config, logger: Self.logger, bus: bus)
         return try await withRunningGroup(group, body)
     }
@@ -43,17 +44,19 @@ struct ActivityBrokerTests {
             let harness = MosquittoHarness(port: broker.port)
             let probe = try await harness.makeClient(id: "probe-activity", cleanStart: true, will: nil)
             let status = try await probe.subscribe(to: TopicFilter("stepcompass/services/activity/status"), qos: .atLeastOnce)
-            try await probe.publish(BusMessage(
-                topic: "stepcompass/walker-1/permissions", text: #"{"motion": "authorized", "timeZone": "Europe/Berlin"}"#,
-                qos: .atLeastOnce, retain: true))
+            try await probe.publish(
+                BusMessage(
+                    topic: "stepcompass/walker-1/permissions", text: #"{"motion": "authorized", "timeZone": "Europe/Berlin"}"#,
+                    qos: .atLeastOnce, retain: true))
             try await withActivity(port: broker.port, folder: folder) {
                 let online = await status.first { $0.text.contains(#""state":"online""#) }
                 #expect(online != nil, "the service never said online")
 
                 let activity = try await probe.subscribe(to: TopicFilter("stepcompass/+/activity"), qos: .atLeastOnce)
                 for (steps, time) in [(100, "2026-07-01T10:00:00.000Z"), (160, "2026-07-01T10:01:00.000Z"), (250, "2026-07-01T11:30:00.000Z")] {
-                    try await probe.publish(BusMessage(
-                        topic: "stepcompass/walker-1/steps", text: #"{"steps": \#(steps), "timestamp": "\#(time)"}"#, qos: .atLeastOnce))
+                    try await probe.publish(
+                        BusMessage(
+                            topic: "stepcompass/walker-1/steps", text: #"{"steps": \#(steps), "timestamp": "\#(time)"}"#, qos: .atLeastOnce))
                 }
                 let live = await activity.first { message in
                     message.topic == "stepcompass/walker-1/activity"
@@ -91,9 +94,10 @@ struct ActivityBrokerTests {
 
                 // A bad request is answered with an error reply, not dropped.
                 let bad = try await probe.request(
-                    BusMessage(topic: "stepcompass/activity/history",
-                               text: #"{"device": "walker-1", "from": "2026-07-01T00:00:00Z", "to": "2026-07-02T00:00:00Z", "granularity": "week"}"#,
-                               qos: .atLeastOnce),
+                    BusMessage(
+                        topic: "stepcompass/activity/history",
+                        text: #"{"device": "walker-1", "from": "2026-07-01T00:00:00Z", "to": "2026-07-02T00:00:00Z", "granularity": "week"}"#,
+                        qos: .atLeastOnce),
                     replyTopic: "stepcompass/replies/probe-activity/history", timeout: .seconds(10))
                 let error = try #require(try JSONSerialization.jsonObject(with: bad.payload) as? [String: Any])
                 #expect((error["error"] as? [String: Any])?["code"] as? String == "badRequest")

@@ -61,10 +61,12 @@ final class ActivityFixture: @unchecked Sendable {
     /// Starts the service (again) on the same database; returns once it is online.
     func start(_ values: [AbsoluteConfigKey: ConfigValue] = [:]) async throws {
         let status = try await probe.subscribe(to: TopicFilter("stepcompass/services/activity/status"))
-        var all: [AbsoluteConfigKey: ConfigValue] = ["data.dir": .init(.string(folder.path), isSecret: false),
-                                                    "publish.interval.ms": 0,
-                                                    // The tests' July data must outlive the start-up retention.
-                                                    "retain.minutes.days": 100_000]
+        var all: [AbsoluteConfigKey: ConfigValue] = [
+            "data.dir": .init(.string(folder.path), isSecret: false),
+            "publish.interval.ms": 0,
+            // The tests' July data must outlive the start-up retention.
+            "retain.minutes.days": 100_000,
+        ]
         for (key, value) in values { all[key] = value }
         let config = ConfigReader(provider: InMemoryProvider(values: all))
         let bus = InMemoryBus(broker: broker, clientID: "stepcompass-activity", cleanStart: false)
@@ -92,7 +94,9 @@ final class ActivityFixture: @unchecked Sendable {
     }
 
     /// The next `activity` message of `device` that satisfies `condition`.
-    func activity(_ device: String, timeout: Duration = .seconds(60), where condition: (ActivityMessage) -> Bool = { _ in true }) async throws -> ActivityMessage? {
+    func activity(_ device: String, timeout: Duration = .seconds(60), where condition: (ActivityMessage) -> Bool = { _ in true }) async throws
+        -> ActivityMessage?
+    {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while ContinuousClock.now < deadline {
             guard let message = await activity.next(timeout: ContinuousClock.now.duration(to: deadline)) else { return nil }
@@ -208,13 +212,19 @@ struct ActivityServiceTests {
         #expect(buckets.map { $0["steps"] as? Int } == [10, 15, 15])
 
         let replies = try await fixture.probe.subscribe(to: TopicFilter("stepcompass/replies/legacy"))
-        try await fixture.publish("stepcompass/activity/history", #"{"device": "h1", "from": "2026-07-01T00:00:00Z", "to": "2026-07-02T00:00:00Z", "granularity": "hour", "replyTo": "stepcompass/replies/legacy", "correlationId": 7}"#)
+        try await fixture.publish(
+            "stepcompass/activity/history",
+            #"{"device": "h1", "from": "2026-07-01T00:00:00Z", "to": "2026-07-02T00:00:00Z", "granularity": "hour", "replyTo": "stepcompass/replies/legacy", "correlationId": 7}"#
+        )
         let legacy = try #require(await replies.next(timeout: .seconds(10)))
         let hours = try #require(try JSONSerialization.jsonObject(with: legacy.payload) as? [String: Any])
         #expect(hours["correlationId"] as? Int == 7)
         #expect((hours["buckets"] as? [[String: Any]])?.map { $0["steps"] as? Int } == [25, 15])
 
-        try await fixture.publish("stepcompass/activity/history", #"{"device": "h1", "from": "2026-07-02T00:00:00Z", "to": "2026-07-01T00:00:00Z", "granularity": "week", "replyTo": "stepcompass/replies/legacy"}"#)
+        try await fixture.publish(
+            "stepcompass/activity/history",
+            #"{"device": "h1", "from": "2026-07-02T00:00:00Z", "to": "2026-07-01T00:00:00Z", "granularity": "week", "replyTo": "stepcompass/replies/legacy"}"#
+        )
         let failure = try #require(await replies.next(timeout: .seconds(10)))
         let error = try #require((try JSONSerialization.jsonObject(with: failure.payload) as? [String: Any])?["error"] as? [String: Any])
         #expect(error["code"] as? String == "badRequest")
@@ -223,9 +233,11 @@ struct ActivityServiceTests {
         try await fixture.stop()
     }
 
-    @Test("bad input is reported on errors/activity and dropped; the service carries on", arguments: [
-        #"{"steps": "many"}"#, #"{"steps": -1}"#, #"{"steps": 1.5}"#, #"{"steps": 3, "timestamp": "yesterday"}"#, "not json",
-    ])
+    @Test(
+        "bad input is reported on errors/activity and dropped; the service carries on",
+        arguments: [
+            #"{"steps": "many"}"#, #"{"steps": -1}"#, #"{"steps": 1.5}"#, #"{"steps": 3, "timestamp": "yesterday"}"#, "not json",
+        ])
     func badInput(_ payload: String) async throws {
         let fixture = try await ActivityFixture()
         try await fixture.start()
@@ -240,11 +252,15 @@ struct ActivityServiceTests {
     @Test("a configuration that cannot be used is refused when building")
     func badConfiguration() async throws {
         let bus = InMemoryBus(broker: InMemoryBroker(), clientID: "x")
-        for values: [AbsoluteConfigKey: ConfigValue] in [["time.zone": "Mars/Olympus"], ["retain.minutes.days": 0],
-                                                        ["playlists": "/nonexistent/playlists.json"]] {
+        for values: [AbsoluteConfigKey: ConfigValue] in [
+            ["time.zone": "Mars/Olympus"], ["retain.minutes.days": 0],
+            ["playlists": "/nonexistent/playlists.json"],
+        ] {
             #expect(throws: (any Error).self) {
                 var all = values
-                all["data.dir"] = .init(.string(FileManager.default.temporaryDirectory.appendingPathComponent("activity-unused-\(UUID().uuidString)").path), isSecret: false)
+                all["data.dir"] = .init(
+                    .string(FileManager.default.temporaryDirectory.appendingPathComponent("activity-unused-\(UUID().uuidString)").path),
+                    isSecret: false)
                 _ = try buildActivity(config: ConfigReader(provider: InMemoryProvider(values: all)), logger: Logger(label: "test"), bus: bus)
             }
         }

@@ -27,17 +27,18 @@ struct SQLiteActivityStoreTests {
         // The file as version 1 of the schema left it.
         let old = try DatabaseQueue(path: path)
         try await old.write { db in
-            try db.execute(sql: """
-                CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL);
-                INSERT INTO schema_version VALUES (1, 0);
-                CREATE TABLE device_tally (device TEXT PRIMARY KEY, last_count BIGINT NOT NULL, total BIGINT NOT NULL,
-                    updated_at DOUBLE PRECISION NOT NULL);
-                CREATE TABLE step_minutes (device TEXT NOT NULL, start BIGINT NOT NULL, steps BIGINT NOT NULL, PRIMARY KEY (device, start));
-                CREATE TABLE step_hours (device TEXT NOT NULL, start BIGINT NOT NULL, steps BIGINT NOT NULL, PRIMARY KEY (device, start));
-                CREATE TABLE step_days (device TEXT NOT NULL, start BIGINT NOT NULL, steps BIGINT NOT NULL, PRIMARY KEY (device, start));
-                CREATE INDEX step_minutes_start ON step_minutes (start);
-                INSERT INTO device_tally VALUES ('old', 120, 300, 0);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL);
+                    INSERT INTO schema_version VALUES (1, 0);
+                    CREATE TABLE device_tally (device TEXT PRIMARY KEY, last_count BIGINT NOT NULL, total BIGINT NOT NULL,
+                        updated_at DOUBLE PRECISION NOT NULL);
+                    CREATE TABLE step_minutes (device TEXT NOT NULL, start BIGINT NOT NULL, steps BIGINT NOT NULL, PRIMARY KEY (device, start));
+                    CREATE TABLE step_hours (device TEXT NOT NULL, start BIGINT NOT NULL, steps BIGINT NOT NULL, PRIMARY KEY (device, start));
+                    CREATE TABLE step_days (device TEXT NOT NULL, start BIGINT NOT NULL, steps BIGINT NOT NULL, PRIMARY KEY (device, start));
+                    CREATE INDEX step_minutes_start ON step_minutes (start);
+                    INSERT INTO device_tally VALUES ('old', 120, 300, 0);
+                    """)
         }
         try old.close()
         let store = try SQLiteActivityStore(path: path)
@@ -45,8 +46,10 @@ struct SQLiteActivityStoreTests {
         try await store.migrate()
         #expect(try await store.schemaVersion() == 2)
         #expect(try await store.tally(of: "old") == StepTally(total: 300, recent: [120]))
-        let applied = try await store.apply([ActivityStoreConformance.record("old", 120, at: ActivityStoreConformance.base),
-                                             ActivityStoreConformance.record("old", 130, at: ActivityStoreConformance.base + 1)])
+        let applied = try await store.apply([
+            ActivityStoreConformance.record("old", 120, at: ActivityStoreConformance.base),
+            ActivityStoreConformance.record("old", 130, at: ActivityStoreConformance.base + 1),
+        ])
         #expect(applied.map(\.change) == [.repeated, .more(delta: 10)])
         #expect(try await store.tally(of: "old")?.recent == [120, 130])
         try await store.close()

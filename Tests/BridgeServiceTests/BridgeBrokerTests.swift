@@ -1,5 +1,5 @@
-import Bus
 import BridgeService
+import Bus
 import BusTesting
 import Foundation
 import Logging
@@ -66,7 +66,8 @@ struct BridgeBrokerTests {
         try await withBroker { broker in
             let probe = try await MosquittoHarness(port: broker.port).makeClient(id: "probe-http", cleanStart: true, will: nil)
             let feed = try await probe.subscribe(to: TopicFilter("stepcompass/#"), qos: .atLeastOnce)
-            try await withBridge(port: broker.port, configuration: BridgeConfiguration(httpPort: 0, token: "t0k3n", reorderDelay: 0.05)) { httpPort async throws in
+            try await withBridge(port: broker.port, configuration: BridgeConfiguration(httpPort: 0, token: "t0k3n", reorderDelay: 0.05)) {
+                httpPort async throws in
                 let bridge = BridgeHarness(port: httpPort)
                 #expect(try await bridge.push(SensorLoggerBodies.android(), query: "device=http-phone").status == 401)
                 #expect(try await bridge.push(SensorLoggerBodies.android(), query: "device=http-phone&token=t0k3n").status == 200)
@@ -92,7 +93,7 @@ struct BridgeBrokerTests {
         var lines: [String] = []
         for second in 0..<12 {
             let time = String(format: "1000%02d.00", second)
-            let latitude = String(format: "4808.%04d", 2244 + second * 7)   // 48°08.2244' N, moving north
+            let latitude = String(format: "4808.%04d", 2244 + second * 7)  // 48°08.2244' N, moving north
             let gga = "GPGGA,\(time),\(latitude),N,01134.5300,E,1,08,0.9,519.0,M,47.0,M,,"
             let rmc = "GPRMC,\(time),A,\(latitude),N,01134.5300,E,2.7,0.0,221126,,,A"
             lines.append("$\(gga)*\(checksum(gga))")
@@ -112,8 +113,9 @@ struct BridgeBrokerTests {
         ["/usr/bin/gpsfake", "/usr/local/bin/gpsfake"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    @Test("gpsd's TPV fixes (Debian's gpsd, fed by gpsfake) become the device's location; no fix publishes nothing",
-          .enabled(if: ProcessInfo.processInfo.environment["CI"] == "true" || gpsfake != nil))
+    @Test(
+        "gpsd's TPV fixes (Debian's gpsd, fed by gpsfake) become the device's location; no fix publishes nothing",
+        .enabled(if: ProcessInfo.processInfo.environment["CI"] == "true" || gpsfake != nil))
     func gpsd() async throws {
         let gpsfake = try #require(Self.gpsfake, "gpsfake is missing: make test installs gpsd and gpsd-clients")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString)")
@@ -155,7 +157,8 @@ struct BridgeBrokerTests {
             logger: Self.logger)
         let watcher = try await MosquittoHarness(port: port).makeClient(id: "status-watch", cleanStart: true, will: nil)
         let status = try await watcher.subscribe(to: TopicFilter("stepcompass/services/bridge/status"), qos: .atLeastOnce)
-        let group = try buildBridge(configuration: configuration, runtime: BusRuntime(service: "bridge", topics: Topics(), logger: Self.logger, bus: bus))
+        let group = try buildBridge(
+            configuration: configuration, runtime: BusRuntime(service: "bridge", topics: Topics(), logger: Self.logger, bus: bus))
         try await withRunningGroup(group) {
             _ = await collectJSON(status) { found in found.contains { $0.json["state"] as? String == "online" } }
             try await body()

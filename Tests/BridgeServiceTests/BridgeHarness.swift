@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import Bus
 import BridgeService
+import Bus
 import Foundation
 import InMemoryBus
 import Logging

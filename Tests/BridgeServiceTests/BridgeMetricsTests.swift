@@ -1,6 +1,6 @@
+import BridgeService
 import Bus
 import BusTesting
-import BridgeService
 import Foundation
 import InMemoryBus
 import ServiceRuntime
@@ -33,18 +33,20 @@ struct BridgeMetricsTests {
             #expect(try await bridge.push(SensorLoggerBodies.android(), query: "device=metrics-phone").status == 200)
             #expect(try await bridge.push(SensorLoggerBodies.android(messageId: 2, start: 200), query: "device=metrics-phone").status == 200)
             #expect(try await bridge.push("{not json", query: "device=metrics-phone").status == 400)
-            try await phone.publish(BusMessage(
-                topic: "owntracks/alice/metrics", text: #"{"_type":"location","lat":48.1,"lon":11.5,"tst":1795341600}"#, qos: .atLeastOnce))
+            try await phone.publish(
+                BusMessage(
+                    topic: "owntracks/alice/metrics", text: #"{"_type":"location","lat":48.1,"lon":11.5,"tst":1795341600}"#, qos: .atLeastOnce))
             _ = await locations.collect(3, timeout: .seconds(5))
             // 20 s of a walker's accelerometer with no pedometer: detector steps.
             var walker = try WalkerSimulator(configuration: WalkerConfiguration(), fieldSource: ConstantGeomagneticField.munich)
             for event in walker.advance(to: 20) {
                 guard case .imu(let t, let accel, let mag, _) = event else { continue }
                 let stamp = Timestamp.format(Date(timeIntervalSince1970: 1_795_341_600 + t))
-                try await phone.publish(BusMessage(
-                    topic: "stepcompass/metrics-walker/imu",
-                    text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
-                    qos: .atMostOnce))
+                try await phone.publish(
+                    BusMessage(
+                        topic: "stepcompass/metrics-walker/imu",
+                        text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
+                        qos: .atMostOnce))
             }
             let detected = await collectJSON(steps, timeout: .seconds(10)) { found in
                 (found.last?.json["steps"] as? Int ?? 0) >= walker.steps - max(2, walker.steps / 10)

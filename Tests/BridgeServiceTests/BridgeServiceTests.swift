@@ -1,5 +1,5 @@
-import Bus
 import BridgeService
+import Bus
 import Foundation
 import InMemoryBus
 import Logging
@@ -122,11 +122,13 @@ struct BridgeServiceTests {
         }
     }
 
-    @Test("a bad body gets 400 with a one-line reason and a report on the error topic", arguments: [
-        ("not json", "JSON"),
-        (#"{"payload": 3}"#, "payload"),
-        (#"{"messageId": 1, "payload": [{"name": "accelerometer", "time": 1, "values": {"y": 1, "z": 2}}]}"#, "x"),
-    ])
+    @Test(
+        "a bad body gets 400 with a one-line reason and a report on the error topic",
+        arguments: [
+            ("not json", "JSON"),
+            (#"{"payload": 3}"#, "payload"),
+            (#"{"messageId": 1, "payload": [{"name": "accelerometer", "time": 1, "values": {"y": 1, "z": 2}}]}"#, "x"),
+        ])
     func badBody(body: String, mentions: String) async throws {
         let errors = try await probe("stepcompass/errors/bridge")
         try await BridgeHarness.with(bus: bridgeBus()) { bridge async throws in
@@ -184,10 +186,11 @@ struct BridgeServiceTests {
         try await BridgeHarness.with(bus: bridgeBus()) { _ async throws in
             try await phone.publish(BusMessage(topic: "owntracks/alice/phone", text: #"{"_type":"transition","event":"enter"}"#, qos: .atLeastOnce))
             try await phone.publish(BusMessage(topic: "owntracks/alice/phone", text: "{oops", qos: .atLeastOnce))
-            try await phone.publish(BusMessage(
-                topic: "owntracks/alice/phone",
-                text: #"{"_type":"location","lat":48.1374,"lon":11.5755,"alt":519,"acc":12,"vel":18,"cog":270,"tst":1795341600}"#,
-                qos: .atLeastOnce))
+            try await phone.publish(
+                BusMessage(
+                    topic: "owntracks/alice/phone",
+                    text: #"{"_type":"location","lat":48.1374,"lon":11.5755,"alt":519,"acc":12,"vel":18,"cog":270,"tst":1795341600}"#,
+                    qos: .atLeastOnce))
             let messages = await collectJSON(feed) { found in found.contains { $0.topic.hasSuffix("/location") } }
             let location = try #require(messages.first { $0.topic == "stepcompass/alice-phone/location" }?.json)
             #expect(location["latitude"] as? Double == 48.1374)

@@ -26,7 +26,11 @@ enum SensorLoggerBodies {
             samples.append(sample("gyroscope", t, xyz(0.01, -0.02, 0.003)))
             samples.append(sample("totalacceleration", t, xyz(0.05, -0.02, 9.9)))
         }
-        samples.append(sample("location", start + 5, #"{"latitude":48.1374,"longitude":11.5755,"altitude":519,"speed":1.4,"bearing":92.5,"horizontalAccuracy":4.8,"verticalAccuracy":3.1}"#))
+        samples.append(
+            sample(
+                "location", start + 5,
+                #"{"latitude":48.1374,"longitude":11.5755,"altitude":519,"speed":1.4,"bearing":92.5,"horizontalAccuracy":4.8,"verticalAccuracy":3.1}"#
+            ))
         samples.append(sample("pedometer", start + 9, #"{"steps":12}"#))
         samples.append(sample("light", start + 9, #"{"lux":120}"#))
         return body(messageId: messageId, device: device, samples)
@@ -43,7 +47,11 @@ enum SensorLoggerBodies {
             samples.append(sample("gravity", t, xyz(0.0, 0.0, -9.80665)))
             samples.append(sample("accelerometeruncalibrated", t, xyz(0.0, 0.0, -1.01)))
         }
-        samples.append(sample("location", 12, #"{"latitude":48.1374,"longitude":11.5755,"altitude":566,"altitudeAboveMeanSeaLevel":519,"speed":-1,"bearing":-1,"horizontalAccuracy":4.8,"verticalAccuracy":3.1}"#))
+        samples.append(
+            sample(
+                "location", 12,
+                #"{"latitude":48.1374,"longitude":11.5755,"altitude":566,"altitudeAboveMeanSeaLevel":519,"speed":-1,"bearing":-1,"horizontalAccuracy":4.8,"verticalAccuracy":3.1}"#
+            ))
         return body(device: device, samples)
     }
 }

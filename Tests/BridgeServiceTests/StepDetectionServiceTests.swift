@@ -1,5 +1,5 @@
-import Bus
 import BridgeService
+import Bus
 import Foundation
 import InMemoryBus
 import ServiceRuntime
@@ -24,10 +24,11 @@ struct StepDetectionServiceTests {
         for event in walker.advance(to: seconds) {
             guard case .imu(let t, let accel, let mag, _) = event else { continue }
             let stamp = Timestamp.format(Date(timeIntervalSince1970: start + t))
-            try await bus.publish(BusMessage(
-                topic: "stepcompass/\(device)/imu",
-                text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
-                qos: .atMostOnce))
+            try await bus.publish(
+                BusMessage(
+                    topic: "stepcompass/\(device)/imu",
+                    text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
+                    qos: .atMostOnce))
         }
         return walker.steps
     }
@@ -35,13 +36,16 @@ struct StepDetectionServiceTests {
     /// Publishes an OwnTracks location through the bridge: the bridge handles its subscription in order, so once
     /// `stepcompass/barrier-sync/location` comes back, everything sent before it has been handled.
     private func barrier(_ bus: InMemoryBus) async throws {
-        try await bus.publish(BusMessage(
-            topic: "owntracks/barrier/sync", text: #"{"_type":"location","lat":1,"lon":2,"tst":1795341600}"#, qos: .atLeastOnce))
+        try await bus.publish(
+            BusMessage(
+                topic: "owntracks/barrier/sync", text: #"{"_type":"location","lat":1,"lon":2,"tst":1795341600}"#, qos: .atLeastOnce))
     }
 
     private static let barrierTopic = "stepcompass/barrier-sync/location"
 
-    @Test("a phone in the trouser pocket that sends no pedometer count gets detector steps and a distance", arguments: [PhoneCarry.pocket, .texting, .swing])
+    @Test(
+        "a phone in the trouser pocket that sends no pedometer count gets detector steps and a distance",
+        arguments: [PhoneCarry.pocket, .texting, .swing])
     func detectedSteps(carry: PhoneCarry) async throws {
         let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
         probe.connect()
@@ -97,10 +101,11 @@ struct StepDetectionServiceTests {
             for event in walker.advance(to: 40) {
                 guard case .imu(let t, let accel, let mag, _) = event else { continue }
                 let stamp = Timestamp.format(Date(timeIntervalSince1970: 1_795_341_600 + t))
-                try await phone.publish(BusMessage(
-                    topic: "stepcompass/still/imu",
-                    text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
-                    qos: .atMostOnce))
+                try await phone.publish(
+                    BusMessage(
+                        topic: "stepcompass/still/imu",
+                        text: #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#,
+                        qos: .atMostOnce))
             }
             try await barrier(phone)
             let messages = await collectJSON(feed) { found in found.contains { $0.topic == Self.barrierTopic } }

@@ -81,10 +81,12 @@ struct GyroHeadingFilterTests {
 
     @Test("the magnetometer weight falls with the field strength's and the dip's deviation")
     func weights() {
-        #expect(GyroHeadingFilter.magnetometerWeight(
-            fieldStrength: 48, expectedFieldStrength: 48, inclination: 64, expectedInclination: 64) == 1)
-        #expect(GyroHeadingFilter.magnetometerWeight(
-            fieldStrength: nil, expectedFieldStrength: 48, inclination: 50, expectedInclination: nil) == 1)
+        #expect(
+            GyroHeadingFilter.magnetometerWeight(
+                fieldStrength: 48, expectedFieldStrength: 48, inclination: 64, expectedInclination: 64) == 1)
+        #expect(
+            GyroHeadingFilter.magnetometerWeight(
+                fieldStrength: nil, expectedFieldStrength: 48, inclination: 50, expectedInclination: nil) == 1)
         let strength = GyroHeadingFilter.magnetometerWeight(
             fieldStrength: 48 * 1.05, expectedFieldStrength: 48, inclination: nil, expectedInclination: nil)
         #expect(abs(strength - exp(-1)) < 1e-9)
@@ -211,8 +213,9 @@ struct GyroHeadingFilterTests {
             100 * r.magnetometerDrift / r.walked, 100 * r.fusedDrift / r.walked)
     }
 
-    @Test("on an indoor loop with magnetic interference the fused heading beats the magnetometer's",
-          arguments: [UInt64(1), 2, 3])
+    @Test(
+        "on an indoor loop with magnetic interference the fused heading beats the magnetometer's",
+        arguments: [UInt64(1), 2, 3])
     func indoorLoopWithInterference(seed: UInt64) throws {
         let result = try Self.indoorLoop(seed: seed, interference: true)
         print("indoor loop, seed \(seed), interference: \(Self.describe(result))")

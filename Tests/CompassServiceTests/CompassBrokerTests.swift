@@ -34,16 +34,18 @@ struct CompassBrokerTests {
             var heading: HeadingMessage?
             let deadline = ContinuousClock.now + .seconds(10)
             var index = 0
-            try await device.publish(BusMessage(
-                topic: topics.device("real", .location), text: #"{"latitude":40.015,"longitude":-105.27}"#,
-                qos: .atLeastOnce))
+            try await device.publish(
+                BusMessage(
+                    topic: topics.device("real", .location), text: #"{"latitude":40.015,"longitude":-105.27}"#,
+                    qos: .atLeastOnce))
             while heading == nil, ContinuousClock.now < deadline {
                 for _ in 0..<10 {
                     let date = CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02)
                     index += 1
-                    try await device.publish(BusMessage(
-                        topic: topics.device("real", .imu),
-                        text: DeviceMotion.payload(timestamp: date, accel: reading.accel, mag: reading.mag)))
+                    try await device.publish(
+                        BusMessage(
+                            topic: topics.device("real", .imu),
+                            text: DeviceMotion.payload(timestamp: date, accel: reading.accel, mag: reading.mag)))
                 }
                 try await device.flush()
                 try await Task.sleep(for: .milliseconds(100))

@@ -70,16 +70,18 @@ struct CompassDeclinationTests {
 
     /// Sends the point's location and flat, north-pointing samples at its date, from a device client.
     static func send(_ point: Point, as id: String, on bus: some MessageBus, topics: Topics) async throws {
-        let location = "{\"latitude\":\(point.latitude),\"longitude\":\(point.contractLongitude),"
+        let location =
+            "{\"latitude\":\(point.latitude),\"longitude\":\(point.contractLongitude),"
             + "\"altitude\":\(point.altitudeKm * 1_000)}"
         try await bus.publish(BusMessage(topic: topics.device(id, .location), text: location, qos: .atLeastOnce))
         let reading = point.flatNorthReading
         for index in 0..<10 {
-            try await bus.publish(BusMessage(
-                topic: topics.device(id, .imu),
-                text: DeviceMotion.payload(
-                    timestamp: point.date.addingTimeInterval(Double(index) * 0.02), accel: reading.accel,
-                    mag: reading.mag)))
+            try await bus.publish(
+                BusMessage(
+                    topic: topics.device(id, .imu),
+                    text: DeviceMotion.payload(
+                        timestamp: point.date.addingTimeInterval(Double(index) * 0.02), accel: reading.accel,
+                        mag: reading.mag)))
         }
     }
 
@@ -92,15 +94,18 @@ struct CompassDeclinationTests {
         #expect(heading.status == .ok, sourceLocation: sourceLocation)
         #expect(heading.north == .true, sourceLocation: sourceLocation)
         let declination = heading.declination ?? .nan
-        #expect(abs(declination - point.d) <= 0.01, "declination \(declination)° vs NOAA \(point.d)°",
-                sourceLocation: sourceLocation)
+        #expect(
+            abs(declination - point.d) <= 0.01, "declination \(declination)° vs NOAA \(point.d)°",
+            sourceLocation: sourceLocation)
         let trueHeading = heading.trueHeading ?? .nan
-        #expect(abs(Angle.difference(from: 0, to: trueHeading)) < 0.5, "true heading \(trueHeading)°",
-                sourceLocation: sourceLocation)
+        #expect(
+            abs(Angle.difference(from: 0, to: trueHeading)) < 0.5, "true heading \(trueHeading)°",
+            sourceLocation: sourceLocation)
         #expect(abs(Angle.difference(from: 0, to: heading.heading ?? .nan)) < 0.5, sourceLocation: sourceLocation)
         let magnetic = heading.magneticHeading ?? .nan
-        #expect(abs(Angle.difference(from: Angle.normalized(-point.d), to: magnetic)) < 0.5,
-                "magnetic heading \(magnetic)° for D = \(point.d)°", sourceLocation: sourceLocation)
+        #expect(
+            abs(Angle.difference(from: Angle.normalized(-point.d), to: magnetic)) < 0.5,
+            "magnetic heading \(magnetic)° for D = \(point.d)°", sourceLocation: sourceLocation)
     }
 
     @Test("the test dates are NOAA's decimal years")

@@ -20,8 +20,9 @@ struct CompassRestartTests {
     ) async throws {
         let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: heading, pitch: 0, roll: 0)
         for index in 0..<5 {
-            try await harness.sendSample(id, at: date.addingTimeInterval(Double(index) * 0.02), accel: reading.accel,
-                                         mag: reading.mag)
+            try await harness.sendSample(
+                id, at: date.addingTimeInterval(Double(index) * 0.02), accel: reading.accel,
+                mag: reading.mag)
         }
         try await harness.drain()
     }

@@ -24,7 +24,6 @@ struct CompassWalkerCalibrationTests {
         var heading: Double
     }
 
-
     @Test("the walker's figure-8 reaches calibrated, then the heading is within a few degrees of the truth")
     func walkerFigureEightCalibrates() async throws {
         try await withBroker { broker in

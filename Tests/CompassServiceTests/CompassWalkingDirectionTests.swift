@@ -32,8 +32,9 @@ struct CompassWalkingDirectionTests {
         }
     }
 
-    @Test("a phone in a trouser pocket: walkingDirection lies along the walk (true north)",
-          arguments: [false, true])
+    @Test(
+        "a phone in a trouser pocket: walkingDirection lies along the walk (true north)",
+        arguments: [false, true])
     func pocketWalk(gyro: Bool) async throws {
         var configuration = WalkerConfiguration()
         configuration.carry = .pocket

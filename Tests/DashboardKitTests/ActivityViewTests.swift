@@ -67,16 +67,19 @@ struct ActivityViewTests {
         #expect(activity.updatedText == nil)
     }
 
-    @Test("Not authorized: the guidance instead of the suggestion", arguments: [
-        ("notDetermined", "Allow motion access"), ("denied", "Turn it on in Settings"),
-        ("restricted", "restricted on this device"), ("unavailable", "no step counter"),
-    ])
+    @Test(
+        "Not authorized: the guidance instead of the suggestion",
+        arguments: [
+            ("notDetermined", "Allow motion access"), ("denied", "Turn it on in Settings"),
+            ("restricted", "restricted on this device"), ("unavailable", "no step counter"),
+        ])
     func guidance(authorization: String, says: String) throws {
         // Without the service's guidance the view model gives its own; with it, the service's words.
         let withoutGuidance = try view(#"{"days": [1, 2, 3, 4, 5, 6, 7], "authorization": "\#(authorization)", "suggestion": null}"#)
         #expect(withoutGuidance.guidance?.contains(says) == true)
         #expect(withoutGuidance.playlist == nil)
-        let withGuidance = try view(#"""
+        let withGuidance = try view(
+            #"""
             {"days": [1, 2, 3, 4, 5, 6, 7], "authorization": "\#(authorization)", "guidance": "Ask nicely.",
              "suggestion": {"playlist": {"id": "x", "name": "X"}, "reason": "r"}}
             """#)
@@ -92,7 +95,8 @@ struct ActivityViewTests {
         #expect(!none.reported)
         #expect(none.todayText == "Today: —")
         #expect(none.days.isEmpty)
-        let unsafe = try view(#"""
+        let unsafe = try view(
+            #"""
             {"days": [1], "authorization": "authorized",
              "suggestion": {"playlist": {"id": "x", "name": "X", "tempo": [100, 100], "link": "javascript:alert(1)"}}}
             """#)

@@ -12,9 +12,14 @@ struct DashboardModelTests {
     func walkerView() throws {
         var model = DashboardModel()
         #expect(model.apply(try decode(.steps, #"{"steps": 123}"#)) == .device("walker-1", isNew: true, pathChanged: false))
-        model.apply(try decode(.heading, #"{"status": "ok", "heading": 270.2, "north": "true", "cardinal": "W", "accuracy": 2.6, "trueHeading": 270.2, "declination": 3.2, "calibration": "calibrated", "interference": false}"#))
-        #expect(model.apply(try decode(.position, #"{"x": 12.34, "y": -4.46, "steps": 130, "sessionSteps": 123, "distance": 97.5, "updates": 13}"#))
-            == .device("walker-1", isNew: false, pathChanged: true))
+        model.apply(
+            try decode(
+                .heading,
+                #"{"status": "ok", "heading": 270.2, "north": "true", "cardinal": "W", "accuracy": 2.6, "trueHeading": 270.2, "declination": 3.2, "calibration": "calibrated", "interference": false}"#
+            ))
+        #expect(
+            model.apply(try decode(.position, #"{"x": 12.34, "y": -4.46, "steps": 130, "sessionSteps": 123, "distance": 97.5, "updates": 13}"#))
+                == .device("walker-1", isNew: false, pathChanged: true))
         model.apply(try decode(.location, #"{"latitude": 48.1374, "longitude": 11.5755, "altitude": 519}"#))
         let view = try #require(model.device("walker-1")?.view)
         #expect(view.stepsText == "Steps: 123")
@@ -56,7 +61,8 @@ struct DashboardModelTests {
     @Test("Calibration prompts and interference warnings appear only when needed")
     func calibrationAndInterference() throws {
         var model = DashboardModel()
-        model.apply(try decode(.calibration, #"{"state": "needsCalibration", "quality": 0.2, "coverage": 0.1, "message": "Move your phone in a figure-8."}"#))
+        model.apply(
+            try decode(.calibration, #"{"state": "needsCalibration", "quality": 0.2, "coverage": 0.1, "message": "Move your phone in a figure-8."}"#))
         model.apply(try decode(.heading, #"{"status": "ok", "heading": 90, "interference": true}"#))
         var view = try #require(model.device("walker-1")?.view)
         #expect(view.calibration.text == "Compass needs calibration")
@@ -120,10 +126,15 @@ struct DashboardModelTests {
     func markers() throws {
         var model = DashboardModel()
         #expect(model.markersView.statusText == "Markers: waiting for the marker service…")
-        model.apply(try decode(.markersStatus, #"{"state": "failed", "count": 0, "rejected": 0, "source": "http://x", "fromCache": false, "error": {"code": "http", "message": "HTTP 500 from the source"}, "retryAt": null}"#))
+        model.apply(
+            try decode(
+                .markersStatus,
+                #"{"state": "failed", "count": 0, "rejected": 0, "source": "http://x", "fromCache": false, "error": {"code": "http", "message": "HTTP 500 from the source"}, "retryAt": null}"#
+            ))
         #expect(model.markersView.retryAvailable)
         #expect(model.markersView.errorText == "HTTP 500 from the source (http)")
-        let collection = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "a", "properties": {"name": "West"}, "geometry": {"type": "Point", "coordinates": [11.50, 48.10]}}, {"type": "Feature", "id": "b", "properties": {"name": "East"}, "geometry": {"type": "Point", "coordinates": [11.60, 48.20]}}]}"#
+        let collection =
+            #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "a", "properties": {"name": "West"}, "geometry": {"type": "Point", "coordinates": [11.50, 48.10]}}, {"type": "Feature", "id": "b", "properties": {"name": "East"}, "geometry": {"type": "Point", "coordinates": [11.60, 48.20]}}]}"#
         model.apply(try decode(.markersCollection, collection))
         model.apply(try decode(.markersStatus, #"{"state": "ready", "count": 2, "rejected": 1, "fromCache": true}"#))
         let view = model.markersView
@@ -139,7 +150,9 @@ struct DashboardModelTests {
     @Test("Service statuses are listed by name; a cleared status is kept as unknown")
     func services() throws {
         var model = DashboardModel()
-        model.apply(try decode(.serviceStatus("compass"), #"{"state": "online", "service": "compass", "version": "1", "startedAt": "2026-11-22T10:00:00.000Z"}"#))
+        model.apply(
+            try decode(
+                .serviceStatus("compass"), #"{"state": "online", "service": "compass", "version": "1", "startedAt": "2026-11-22T10:00:00.000Z"}"#))
         model.apply(try decode(.serviceStatus("position"), #"{"state": "offline", "service": "position"}"#))
         #expect(model.servicesView.map(\.text) == ["compass: online since 2026-11-22T10:00:00.000Z", "position: offline"])
         let cleared = try DashboardInput.decode(.serviceStatus("compass"), device: "", payload: [])
@@ -164,8 +177,10 @@ struct DashboardModelTests {
     func nearest() throws {
         let reply = NearestReply(
             origin: .init(id: "a", name: "Marienplatz", latitude: 48.137, longitude: 11.575),
-            nearest: [.init(id: "b", name: "Viktualienmarkt", latitude: 48.135, longitude: 11.576, distanceMiles: 0.15),
-                      .init(id: "c", name: "Odeonsplatz", latitude: 48.142, longitude: 11.577, distanceMiles: 0.4)])
+            nearest: [
+                .init(id: "b", name: "Viktualienmarkt", latitude: 48.135, longitude: 11.576, distanceMiles: 0.15),
+                .init(id: "c", name: "Odeonsplatz", latitude: 48.142, longitude: 11.577, distanceMiles: 0.4),
+            ])
         let view = NearestView(reply: reply)
         #expect(view.title == "Nearest to Marienplatz")
         #expect(view.items.map(\.distanceText) == ["0.15 mi", "0.40 mi"])

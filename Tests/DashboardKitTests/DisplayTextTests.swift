@@ -3,10 +3,12 @@ import Testing
 
 @Suite("DisplayText: the words a person reads")
 struct DisplayTextTests {
-    @Test("Heading in whole degrees with the cardinal, as the specification writes it", arguments: [
-        (270.0, "Heading: 270° W"), (0.0, "Heading: 0° N"), (359.6, "Heading: 0° N"), (22.4, "Heading: 22° N"),
-        (22.5, "Heading: 23° NE"), (337.5, "Heading: 338° N"), (180.49, "Heading: 180° S"), (90.5, "Heading: 91° E"),
-    ])
+    @Test(
+        "Heading in whole degrees with the cardinal, as the specification writes it",
+        arguments: [
+            (270.0, "Heading: 270° W"), (0.0, "Heading: 0° N"), (359.6, "Heading: 0° N"), (22.4, "Heading: 22° N"),
+            (22.5, "Heading: 23° NE"), (337.5, "Heading: 338° N"), (180.49, "Heading: 180° S"), (90.5, "Heading: 91° E"),
+        ])
     func heading(value: Double, expected: String) {
         #expect(DisplayText.heading(value) == expected)
     }
@@ -18,10 +20,12 @@ struct DisplayTextTests {
         #expect(DisplayText.heading(.nan) == "Heading: —")
     }
 
-    @Test("Position in tenths of a metre with a typographic minus and never –0.0", arguments: [
-        (12.34, -4.46, "Position: (12.3 m, –4.5 m)"), (0, 0, "Position: (0.0 m, 0.0 m)"),
-        (-0.04, 0.05, "Position: (0.0 m, 0.1 m)"), (1234.56, -0.96, "Position: (1,234.6 m, –1.0 m)"),
-    ])
+    @Test(
+        "Position in tenths of a metre with a typographic minus and never –0.0",
+        arguments: [
+            (12.34, -4.46, "Position: (12.3 m, –4.5 m)"), (0, 0, "Position: (0.0 m, 0.0 m)"),
+            (-0.04, 0.05, "Position: (0.0 m, 0.1 m)"), (1234.56, -0.96, "Position: (1,234.6 m, –1.0 m)"),
+        ])
     func position(x: Double, y: Double, expected: String) {
         #expect(DisplayText.position(x: x, y: y) == expected)
     }
@@ -42,8 +46,9 @@ struct DisplayTextTests {
     func coordinates() {
         #expect(DisplayText.coordinate(latitude: 48.137434, longitude: 11.575490) == "48.13743° N, 11.57549° E")
         #expect(DisplayText.coordinate(latitude: -33.8688, longitude: -70.5) == "33.86880° S, 70.50000° W")
-        #expect(DisplayText.mapURL(latitude: -33.8688, longitude: 151.2093)
-            == "https://www.openstreetmap.org/?mlat=-33.868800&mlon=151.209300#map=17/-33.868800/151.209300")
+        #expect(
+            DisplayText.mapURL(latitude: -33.8688, longitude: 151.2093)
+                == "https://www.openstreetmap.org/?mlat=-33.868800&mlon=151.209300#map=17/-33.868800/151.209300")
     }
 
     @Test("Signed deviations and declinations")

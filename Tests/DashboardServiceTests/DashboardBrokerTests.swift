@@ -24,7 +24,8 @@ struct DashboardBrokerTests {
             let requests = try await markers.subscribe(to: TopicFilter(stringLiteral: "\(prefix)/markers/nearest"))
             let responder = Task {
                 for await request in requests {
-                    let reply = #"{"origin": {"id": "m1", "name": "Alpha", "latitude": 1, "longitude": 2}, "nearest": [{"id": "m2", "name": "Beta", "latitude": 1, "longitude": 2.01, "distanceMiles": 0.69}]}"#
+                    let reply =
+                        #"{"origin": {"id": "m1", "name": "Alpha", "latitude": 1, "longitude": 2}, "nearest": [{"id": "m2", "name": "Beta", "latitude": 1, "longitude": 2.01, "distanceMiles": 0.69}]}"#
                     try await markers.respond(to: request, payload: Data(reply.utf8))
                 }
             }
@@ -32,11 +33,13 @@ struct DashboardBrokerTests {
 
             try await DashboardHarness.with(bus: service, topics: topics) { dashboard in
                 // The retained heading is there at once; a live one arrives through the stream, the short way round.
-                let events = try await dashboard.events(while: {
-                    try await device.send("\(prefix)/phone-1/heading", #"{"status": "ok", "heading": 3, "north": "true"}"#, qos: .atMostOnce)
-                }, until: { events in
-                    events.contains { $0.name == "device" && $0.object["headingText"] as? String == "Heading: 3° N" }
-                })
+                let events = try await dashboard.events(
+                    while: {
+                        try await device.send("\(prefix)/phone-1/heading", #"{"status": "ok", "heading": 3, "north": "true"}"#, qos: .atMostOnce)
+                    },
+                    until: { events in
+                        events.contains { $0.name == "device" && $0.object["headingText"] as? String == "Heading: 3° N" }
+                    })
                 #expect(events.first { $0.name == "device" }?.object["headingText"] as? String == "Heading: 358° N")
                 #expect(events.last { $0.name == "device" }?.object["roseRotation"] as? Double == 363)
 

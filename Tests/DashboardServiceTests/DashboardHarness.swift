@@ -6,8 +6,8 @@ import InMemoryBus
 import Logging
 import NIOCore
 import NIOHTTP1
-import ServiceRuntime
 import ServiceLifecycle
+import ServiceRuntime
 import StepCompassTesting
 import Testing
 

@@ -11,9 +11,11 @@ import Testing
 
 /// The journal's messages and replies as the tests publish them.
 enum JournalFixtures {
-    static let walk = #"{"id": "w-1", "name": "Morning", "started": "2026-07-01T10:00:00.000Z", "stopped": null, "distance": 1234.5, "routePoints": 40, "points": 3, "photos": 1}"#
+    static let walk =
+        #"{"id": "w-1", "name": "Morning", "started": "2026-07-01T10:00:00.000Z", "stopped": null, "distance": 1234.5, "routePoints": 40, "points": 3, "photos": 1}"#
     static let journal = #"{"timestamp": "2026-07-01T10:20:00.000Z", "walk": \#(walk), "recording": true, "reason": null}"#
-    static let paused = #"{"timestamp": "2026-07-01T10:21:00.000Z", "walk": \#(walk), "recording": false, "reason": "the location permission is denied; nothing is recorded or sent to a photo service"}"#
+    static let paused =
+        #"{"timestamp": "2026-07-01T10:21:00.000Z", "walk": \#(walk), "recording": false, "reason": "the location permission is denied; nothing is recorded or sent to a photo service"}"#
     static let noWalk = #"{"timestamp": "2026-07-01T11:00:00.000Z", "walk": null, "recording": false, "reason": null}"#
     static let found = #"""
         {"timestamp": "2026-07-01T10:05:00.000Z", "walk": "w-1", "point": 0, "distance": 100, "latitude": 48.137, "longitude": 11.575,
@@ -22,8 +24,10 @@ enum JournalFixtures {
          "pageUrl": "https://commons.wikimedia.org/wiki/File:Marienplatz.jpg", "imageUrl": "/journal/photos/wikimedia-123.png",
          "width": 640, "height": 480, "latitude": 48.1371, "longitude": 11.5751, "taken": null}}
         """#
-    static let none = #"{"timestamp": "2026-07-01T10:10:00.000Z", "walk": "w-1", "point": 1, "distance": 200, "latitude": 48.138, "longitude": 11.576, "status": "none", "photo": null}"#
-    static let pending = #"{"timestamp": "2026-07-01T10:15:00.000Z", "walk": "w-1", "point": 2, "distance": 300, "latitude": 48.139, "longitude": 11.577, "status": "pending", "photo": null, "retryAt": "2026-07-01T10:16:30.000Z", "error": "HTTP 503 Service Unavailable from commons.wikimedia.org"}"#
+    static let none =
+        #"{"timestamp": "2026-07-01T10:10:00.000Z", "walk": "w-1", "point": 1, "distance": 200, "latitude": 48.138, "longitude": 11.576, "status": "none", "photo": null}"#
+    static let pending =
+        #"{"timestamp": "2026-07-01T10:15:00.000Z", "walk": "w-1", "point": 2, "distance": 300, "latitude": 48.139, "longitude": 11.577, "status": "pending", "photo": null, "retryAt": "2026-07-01T10:16:30.000Z", "error": "HTTP 503 Service Unavailable from commons.wikimedia.org"}"#
 }
 
 @Suite("Dashboard: the walk journal's panel, walks API and photos")
@@ -70,11 +74,13 @@ struct DashboardJournalTests {
             #expect(photo["authorText"] as? String == "by Jane Doe")
 
             // Live: a pending point arrives as a journal event (newest first), and the device's view is not resent.
-            let events = try await dashboard.events(while: {
-                try await journal.send("stepcompass/walker-1/journal/photo", JournalFixtures.pending)
-            }, until: { events in
-                events.contains { $0.name == "journal" && (($0.object["journal"] as? [String: Any])?["points"] as? [Any])?.count == 3 }
-            })
+            let events = try await dashboard.events(
+                while: {
+                    try await journal.send("stepcompass/walker-1/journal/photo", JournalFixtures.pending)
+                },
+                until: { events in
+                    events.contains { $0.name == "journal" && (($0.object["journal"] as? [String: Any])?["points"] as? [Any])?.count == 3 }
+                })
             let first = try #require(events.first { $0.name == "journal" })
             #expect(first.object["device"] as? String == "walker-1")
             let last = try #require(events.last { $0.name == "journal" }?.object["journal"] as? [String: Any])
@@ -111,13 +117,17 @@ struct DashboardJournalTests {
                 let reply: String
                 switch (body["device"] as? String, body["walk"] as? String, body["format"] as? String) {
                 case ("walker-1", nil, _):
-                    reply = #"{"device": "walker-1", "walks": [\#(JournalFixtures.walk), {"id": "w-0", "name": null, "started": "2026-06-30T08:00:00.000Z", "stopped": "2026-06-30T09:00:00.000Z", "distance": 850, "routePoints": 90, "points": 8, "photos": 6}]}"#
+                    reply =
+                        #"{"device": "walker-1", "walks": [\#(JournalFixtures.walk), {"id": "w-0", "name": null, "started": "2026-06-30T08:00:00.000Z", "stopped": "2026-06-30T09:00:00.000Z", "distance": 850, "routePoints": 90, "points": 8, "photos": 6}]}"#
                 case ("walker-1", "w-1", "json"):
-                    reply = #"{"device": "walker-1", "walk": \#(JournalFixtures.walk), "route": [{"time": "2026-07-01T10:00:00.000Z", "latitude": 48.137, "longitude": 11.575, "elevation": 519, "source": "gps", "distance": 0}, {"time": "2026-07-01T10:01:00.000Z", "latitude": 48.138, "longitude": 11.576, "elevation": null, "source": "deadReckoning", "distance": 133.2}], "points": [\#(JournalFixtures.found), \#(JournalFixtures.none)]}"#
+                    reply =
+                        #"{"device": "walker-1", "walk": \#(JournalFixtures.walk), "route": [{"time": "2026-07-01T10:00:00.000Z", "latitude": 48.137, "longitude": 11.575, "elevation": 519, "source": "gps", "distance": 0}, {"time": "2026-07-01T10:01:00.000Z", "latitude": 48.138, "longitude": 11.576, "elevation": null, "source": "deadReckoning", "distance": 133.2}], "points": [\#(JournalFixtures.found), \#(JournalFixtures.none)]}"#
                 case ("walker-1", "w-1", "gpx"):
-                    reply = #"{"device": "walker-1", "walk": "w-1", "gpx": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StepCompass\"></gpx>\n"}"#
+                    reply =
+                        #"{"device": "walker-1", "walk": "w-1", "gpx": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StepCompass\"></gpx>\n"}"#
                 case ("walker-1", "nope", _): reply = #"{"error": {"code": "notFound", "message": "walker-1 has no walk 'nope'"}}"#
-                case ("walker-1", "broken", _): reply = #"{"error": {"code": "unavailable", "message": "the journal cannot read its database now; try again shortly"}}"#
+                case ("walker-1", "broken", _):
+                    reply = #"{"error": {"code": "unavailable", "message": "the journal cannot read its database now; try again shortly"}}"#
                 case ("walker-2", nil, _): reply = #"{"error": {"code": "badRequest", "message": "'limit' is 0; expected 1 to 500"}}"#
                 default: continue  // "silent": the journal is not running
                 }
@@ -230,15 +240,19 @@ struct DashboardJournalTests {
             }
             #expect(try await dashboard.get("/journal/photos/wikimedia-999.png").status == 404)
             #expect(try await dashboard.get("/journal/photos/folder.png").status == 404)
-            for name in ["notes.txt", "secret", ".png", "a.b.png", "a%20b.png", "%2E%2E.png", "wikimedia-123.PNG",
-                         "wikimedia-123.png%00.txt", "x.jpeg", String(repeating: "a", count: 161) + ".png"] {
+            for name in [
+                "notes.txt", "secret", ".png", "a.b.png", "a%20b.png", "%2E%2E.png", "wikimedia-123.PNG",
+                "wikimedia-123.png%00.txt", "x.jpeg", String(repeating: "a", count: 161) + ".png",
+            ] {
                 let answer = try await dashboard.getJSON("/journal/photos/\(name)")
                 #expect(answer.status == 400, "\(name)")
                 #expect((answer.body["error"] as? [String: Any])?["code"] as? String == "badRequest")
             }
             // A path that leaves the folder never reaches a file (the router or the name check stops it).
-            for path in ["/journal/photos/..%2Fsecret.png", "/journal/photos/%2E%2E%2Fsecret.png", "/journal/photos/../secret.png",
-                         "/journal/photos/x/../../secret.png", "/journal/photos/"] {
+            for path in [
+                "/journal/photos/..%2Fsecret.png", "/journal/photos/%2E%2E%2Fsecret.png", "/journal/photos/../secret.png",
+                "/journal/photos/x/../../secret.png", "/journal/photos/",
+            ] {
                 let answer = try await dashboard.get(path)
                 #expect(answer.status != 200, "\(path)")
                 #expect(answer.body != "secret")
@@ -317,8 +331,9 @@ struct JournalViewTests {
     func unsafeLinks() throws {
         let report = PhotoPointReport(
             walk: "w-1", point: 4, distance: 1_500, status: "found",
-            photo: PhotoReport(title: " ", author: nil, license: "", licenseUrl: "javascript:alert(1)", pageUrl: "data:text/html,x",
-                               imageUrl: "/journal/photos/x.png"))
+            photo: PhotoReport(
+                title: " ", author: nil, license: "", licenseUrl: "javascript:alert(1)", pageUrl: "data:text/html,x",
+                imageUrl: "/journal/photos/x.png"))
         let view = PhotoPointView(report: report)
         let photo = try #require(view.photo)
         #expect(photo.pageUrl == nil && photo.licenseUrl == nil)

@@ -94,8 +94,10 @@ struct DashboardMapTests {
         let folder = try LeafletFolder()
         defer { folder.remove() }
         try await DashboardHarness.with(bus: client("dashboard"), configuration: configuration(leaflet: folder.directory.path)) { dashboard in
-            for name in ["notes.txt", ".leaflet.js", "..js", "a..b.js", "leaflet.JS", "leaflet", "a%20b.js", "%2E%2E%2Fsecret.js",
-                         "..%2Fsecret.js", "leaflet.js%00.png", "-x.js", "_x.js", String(repeating: "a", count: 101) + ".js"] {
+            for name in [
+                "notes.txt", ".leaflet.js", "..js", "a..b.js", "leaflet.JS", "leaflet", "a%20b.js", "%2E%2E%2Fsecret.js",
+                "..%2Fsecret.js", "leaflet.js%00.png", "-x.js", "_x.js", String(repeating: "a", count: 101) + ".js",
+            ] {
                 let answer = try await dashboard.getJSON("/vendor/leaflet/\(name)")
                 #expect(answer.status == 400, "\(name)")
                 #expect((answer.body["error"] as? [String: Any])?["code"] as? String == "badRequest", "\(name)")
@@ -104,9 +106,11 @@ struct DashboardMapTests {
             let other = try await dashboard.getJSON("/vendor/leaflet/other/x.js")
             #expect(other.status == 400)
             // A path that leaves the folder never reaches a file (the router, the subfolder or the name check stops it).
-            for path in ["/vendor/leaflet/../secret.js", "/vendor/leaflet/images/../../secret.js", "/vendor/leaflet/..%2F..%2Fsecret.js",
-                         "/vendor/leaflet/images/..%2F..%2Fsecret.js", "/vendor/leaflet/%2E%2E/secret.js", "/vendor/leaflet/x/../../secret.js",
-                         "/vendor/leaflet/", "/vendor/leaflet/images/", "/vendor/leaflet/%2E%2E/%2E%2E/secret.js"] {
+            for path in [
+                "/vendor/leaflet/../secret.js", "/vendor/leaflet/images/../../secret.js", "/vendor/leaflet/..%2F..%2Fsecret.js",
+                "/vendor/leaflet/images/..%2F..%2Fsecret.js", "/vendor/leaflet/%2E%2E/secret.js", "/vendor/leaflet/x/../../secret.js",
+                "/vendor/leaflet/", "/vendor/leaflet/images/", "/vendor/leaflet/%2E%2E/%2E%2E/secret.js",
+            ] {
                 let answer = try await dashboard.get(path)
                 #expect(answer.status != 200, "\(path)")
                 #expect(answer.body != "secret", "\(path)")
@@ -164,7 +168,8 @@ struct DashboardMapTests {
             #expect(map.body["unavailableText"] == nil)
             // Every file named is served.
             for path in [leaflet["script"], cluster["script"]].compactMap({ $0 as? String })
-                + (leaflet["stylesheets"] as? [String] ?? []) + (cluster["stylesheets"] as? [String] ?? []) {
+                + (leaflet["stylesheets"] as? [String] ?? []) + (cluster["stylesheets"] as? [String] ?? [])
+            {
                 #expect(try await dashboard.get(path).status == 200, "\(path)")
             }
             // The page loads map.js before app.js, and has the two maps' boxes and notes.
@@ -212,8 +217,9 @@ struct DashboardMapTests {
         let keys = try await load(["tile.url": "https://tiles.example/{z}/{x}/{y}.png", "leaflet.dir": "/opt/leaflet"])
         #expect(keys.map == MapSettings(leafletDirectory: "/opt/leaflet", tileURL: "https://tiles.example/{z}/{x}/{y}.png"))
         let environment = ["TILE_URL": "http://localhost:8081/tile/{z}/{x}/{y}.png", "LEAFLET_DIR": "/srv/leaflet"]
-        #expect(try await load(environment: environment).map
-            == MapSettings(leafletDirectory: "/srv/leaflet", tileURL: "http://localhost:8081/tile/{z}/{x}/{y}.png"))
+        #expect(
+            try await load(environment: environment).map
+                == MapSettings(leafletDirectory: "/srv/leaflet", tileURL: "http://localhost:8081/tile/{z}/{x}/{y}.png"))
         let both = try await load(["tile.url": "https://a.example/{z}/{x}/{y}.png"], environment: environment)
         #expect(both.map == MapSettings(leafletDirectory: "/srv/leaflet", tileURL: "https://a.example/{z}/{x}/{y}.png"))
         await #expect(throws: DashboardServiceError.self) {
@@ -223,10 +229,12 @@ struct DashboardMapTests {
 
     @Test("Tile URLs that Leaflet cannot use, and an empty Leaflet folder, are refused naming the option")
     func badSettings() throws {
-        for url in ["", "ftp://tiles.example/{z}/{x}/{y}.png", "https://tiles.example/{z}/{x}.png", "//tiles.example/{z}/{x}/{y}.png",
-                    "https://tiles.example/{z}/{x}/{y}.png\" onerror=\"x", "https://tiles example/{z}/{x}/{y}.png",
-                    "https://tiles.example/<b>/{z}/{x}/{y}.png", "https://tiles.example/{z}/{x}/{y}.png\n",
-                    "https://tiles.example/\(String(repeating: "a", count: 2_000))/{z}/{x}/{y}.png"] {
+        for url in [
+            "", "ftp://tiles.example/{z}/{x}/{y}.png", "https://tiles.example/{z}/{x}.png", "//tiles.example/{z}/{x}/{y}.png",
+            "https://tiles.example/{z}/{x}/{y}.png\" onerror=\"x", "https://tiles example/{z}/{x}/{y}.png",
+            "https://tiles.example/<b>/{z}/{x}/{y}.png", "https://tiles.example/{z}/{x}/{y}.png\n",
+            "https://tiles.example/\(String(repeating: "a", count: 2_000))/{z}/{x}/{y}.png",
+        ] {
             do {
                 try DashboardConfiguration(map: MapSettings(tileURL: url)).validate()
                 Issue.record("\(url.prefix(60)) accepted")

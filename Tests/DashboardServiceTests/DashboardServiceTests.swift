@@ -4,8 +4,8 @@ import DashboardService
 import Foundation
 import InMemoryBus
 import Logging
-import ServiceRuntime
 import ServiceLifecycle
+import ServiceRuntime
 import Testing
 
 @Suite("Dashboard on the in-memory bus: page, state, events, commands, nearest")
@@ -63,7 +63,9 @@ struct DashboardServiceTests {
     func activityState() async throws {
         let activity = client("activity")
         try await activity.send("stepcompass/errors/activity", #"{"error": "not a device"}"#, retain: true)
-        try await activity.send("stepcompass/walker-1/activity", #"""
+        try await activity.send(
+            "stepcompass/walker-1/activity",
+            #"""
             {"timestamp": "2026-11-22T10:15:30.250Z", "timeZone": "UTC", "today": 4321,
              "days": [8000, 12000, 3000, 0, 9000, 7000, 4321], "weekTotal": 43321, "dailyMean": 6188.7,
              "band": "lowActive", "cadence": 104, "authorization": "authorized", "guidance": null,
@@ -90,11 +92,13 @@ struct DashboardServiceTests {
         let device = client()
         try await device.send("stepcompass/walker-1/heading", #"{"status": "ok", "heading": 350}"#, retain: true)
         try await DashboardHarness.with(bus: serviceBus()) { dashboard in
-            let events = try await dashboard.events(while: {
-                try await device.send("stepcompass/walker-1/heading", #"{"status": "ok", "heading": 10, "cardinal": "N"}"#, qos: .atMostOnce)
-            }, until: { events in
-                events.contains { $0.name == "device" && $0.object["headingText"] as? String == "Heading: 10° N" }
-            })
+            let events = try await dashboard.events(
+                while: {
+                    try await device.send("stepcompass/walker-1/heading", #"{"status": "ok", "heading": 10, "cardinal": "N"}"#, qos: .atMostOnce)
+                },
+                until: { events in
+                    events.contains { $0.name == "device" && $0.object["headingText"] as? String == "Heading: 10° N" }
+                })
             let names = events.map(\.name)
             #expect(Array(names.prefix(5)) == ["devices", "device", "path", "markers", "services"])
             let last = try #require(events.last { $0.name == "device" })
@@ -107,11 +111,13 @@ struct DashboardServiceTests {
     func followsFirstDevice() async throws {
         let device = client()
         try await DashboardHarness.with(bus: serviceBus()) { dashboard in
-            let events = try await dashboard.events(while: {
-                try await device.send("stepcompass/phone-7/steps", #"{"steps": 5}"#)
-            }, until: { events in
-                events.contains { $0.name == "device" && $0.object["stepsText"] as? String == "Steps: 5" }
-            })
+            let events = try await dashboard.events(
+                while: {
+                    try await device.send("stepcompass/phone-7/steps", #"{"steps": 5}"#)
+                },
+                until: { events in
+                    events.contains { $0.name == "device" && $0.object["stepsText"] as? String == "Steps: 5" }
+                })
             let list = try #require(events.last { $0.name == "devices" })
             #expect(list.object["selected"] as? String == "phone-7")
         }
@@ -123,27 +129,34 @@ struct DashboardServiceTests {
         try await device.send("stepcompass/a/steps", #"{"steps": 1}"#, retain: true)
         try await device.send("stepcompass/b/steps", #"{"steps": 1}"#, retain: true)
         try await DashboardHarness.with(bus: serviceBus()) { dashboard in
-            let events = try await dashboard.events("?device=b", while: {
-                try await device.send("stepcompass/a/steps", #"{"steps": 99}"#)
-                try await device.send("stepcompass/b/steps", #"{"steps": 2}"#)
-            }, until: { events in
-                events.contains { $0.name == "device" && $0.object["stepsText"] as? String == "Steps: 2" }
-            })
+            let events = try await dashboard.events(
+                "?device=b",
+                while: {
+                    try await device.send("stepcompass/a/steps", #"{"steps": 99}"#)
+                    try await device.send("stepcompass/b/steps", #"{"steps": 2}"#)
+                },
+                until: { events in
+                    events.contains { $0.name == "device" && $0.object["stepsText"] as? String == "Steps: 2" }
+                })
             let views = events.filter { $0.name == "device" }
             #expect(views.allSatisfy { $0.object["id"] as? String == "b" })
         }
     }
 
-    @Test("Commands are checked, then published as the contract's commands", arguments: [
-        ("/api/devices/walker-1/bearing-lock", #"{"action": "lock"}"#, "stepcompass/walker-1/cmd/bearing-lock", #"{"action":"lock"}"#),
-        ("/api/devices/walker-1/bearing-lock", #"{"action": "lock", "bearing": 45, "threshold": 15}"#,
-         "stepcompass/walker-1/cmd/bearing-lock", #"{"action":"lock","bearing":45,"threshold":15}"#),
-        ("/api/devices/walker-1/bearing-lock", #"{"action": "unlock"}"#, "stepcompass/walker-1/cmd/bearing-lock", #"{"action":"unlock"}"#),
-        ("/api/devices/walker-1/settings", #"{"north": "magnetic"}"#, "stepcompass/walker-1/cmd/settings", #"{"north":"magnetic"}"#),
-        ("/api/devices/walker-1/calibrate", #"{"action": "reset"}"#, "stepcompass/walker-1/cmd/calibrate", #"{"action":"reset"}"#),
-        ("/api/devices/walker-1/reset-position", "{}", "stepcompass/walker-1/cmd/reset-position", "{}"),
-        ("/api/markers/refresh", "{}", "stepcompass/markers/cmd/refresh", "{}"),
-    ])
+    @Test(
+        "Commands are checked, then published as the contract's commands",
+        arguments: [
+            ("/api/devices/walker-1/bearing-lock", #"{"action": "lock"}"#, "stepcompass/walker-1/cmd/bearing-lock", #"{"action":"lock"}"#),
+            (
+                "/api/devices/walker-1/bearing-lock", #"{"action": "lock", "bearing": 45, "threshold": 15}"#,
+                "stepcompass/walker-1/cmd/bearing-lock", #"{"action":"lock","bearing":45,"threshold":15}"#
+            ),
+            ("/api/devices/walker-1/bearing-lock", #"{"action": "unlock"}"#, "stepcompass/walker-1/cmd/bearing-lock", #"{"action":"unlock"}"#),
+            ("/api/devices/walker-1/settings", #"{"north": "magnetic"}"#, "stepcompass/walker-1/cmd/settings", #"{"north":"magnetic"}"#),
+            ("/api/devices/walker-1/calibrate", #"{"action": "reset"}"#, "stepcompass/walker-1/cmd/calibrate", #"{"action":"reset"}"#),
+            ("/api/devices/walker-1/reset-position", "{}", "stepcompass/walker-1/cmd/reset-position", "{}"),
+            ("/api/markers/refresh", "{}", "stepcompass/markers/cmd/refresh", "{}"),
+        ])
     func commands(path: String, body: String, topic: String, payload: String) async throws {
         let listener = client("listener")
         let commands = try await listener.subscribe(to: TopicFilter("stepcompass/#"))
@@ -153,7 +166,10 @@ struct DashboardServiceTests {
             #expect(answer.body["published"] as? String == topic)
             var received: BusMessage?
             while let message = await commands.next(timeout: .seconds(3)) {
-                if message.topic == topic { received = message; break }
+                if message.topic == topic {
+                    received = message
+                    break
+                }
             }
             let message = try #require(received)
             #expect(message.text == payload)
@@ -161,16 +177,18 @@ struct DashboardServiceTests {
         }
     }
 
-    @Test("Bad commands get a 400 with the reason and publish nothing", arguments: [
-        ("/api/devices/walker-1/bearing-lock", #"{"action": "spin"}"#, "`action` must be \"lock\" or \"unlock\""),
-        ("/api/devices/walker-1/bearing-lock", #"{"action": "lock", "bearing": 360}"#, "`bearing` must be a number with 0 ≤ bearing < 360"),
-        ("/api/devices/walker-1/bearing-lock", #"{"action": "lock", "threshold": 0}"#, "`threshold` must be a number with 0 < threshold ≤ 180"),
-        ("/api/devices/walker-1/bearing-lock", #"{"action": "lock", "bearing": "north"}"#, "`bearing` must be a number with 0 ≤ bearing < 360"),
-        ("/api/devices/walker-1/settings", #"{"north": "grid"}"#, "`north` must be \"true\" or \"magnetic\""),
-        ("/api/devices/walker-1/calibrate", "[1, 2]", "the body must be a JSON object"),
-        ("/api/devices/walker-1/calibrate", "{not json", "the body is not JSON of at most 16384 bytes"),
-        ("/api/devices/errors/calibrate", #"{"action": "start"}"#, "invalid device id 'errors': 1 to 64 of A-Z a-z 0-9 _ -, not a reserved name"),
-    ])
+    @Test(
+        "Bad commands get a 400 with the reason and publish nothing",
+        arguments: [
+            ("/api/devices/walker-1/bearing-lock", #"{"action": "spin"}"#, "`action` must be \"lock\" or \"unlock\""),
+            ("/api/devices/walker-1/bearing-lock", #"{"action": "lock", "bearing": 360}"#, "`bearing` must be a number with 0 ≤ bearing < 360"),
+            ("/api/devices/walker-1/bearing-lock", #"{"action": "lock", "threshold": 0}"#, "`threshold` must be a number with 0 < threshold ≤ 180"),
+            ("/api/devices/walker-1/bearing-lock", #"{"action": "lock", "bearing": "north"}"#, "`bearing` must be a number with 0 ≤ bearing < 360"),
+            ("/api/devices/walker-1/settings", #"{"north": "grid"}"#, "`north` must be \"true\" or \"magnetic\""),
+            ("/api/devices/walker-1/calibrate", "[1, 2]", "the body must be a JSON object"),
+            ("/api/devices/walker-1/calibrate", "{not json", "the body is not JSON of at most 16384 bytes"),
+            ("/api/devices/errors/calibrate", #"{"action": "start"}"#, "invalid device id 'errors': 1 to 64 of A-Z a-z 0-9 _ -, not a reserved name"),
+        ])
     func badCommands(path: String, body: String, reason: String) async throws {
         let listener = client("listener")
         let commands = try await listener.subscribe(to: TopicFilter("stepcompass/+/cmd/#"))
@@ -196,7 +214,8 @@ struct DashboardServiceTests {
                 case "a":
                     #expect(body["count"] as? Int == 3)
                     #expect(request.properties.responseTopic?.hasPrefix("stepcompass/replies/") == true)
-                    reply = #"{"origin": {"id": "a", "name": "Marienplatz", "latitude": 48.137, "longitude": 11.575}, "nearest": [{"id": "b", "name": "Viktualienmarkt", "latitude": 48.135, "longitude": 11.576, "distanceMiles": 0.15}, {"id": "c", "name": "Odeonsplatz", "latitude": 48.142, "longitude": 11.577, "distanceMiles": 0.4}]}"#
+                    reply =
+                        #"{"origin": {"id": "a", "name": "Marienplatz", "latitude": 48.137, "longitude": 11.575}, "nearest": [{"id": "b", "name": "Viktualienmarkt", "latitude": 48.135, "longitude": 11.576, "distanceMiles": 0.15}, {"id": "c", "name": "Odeonsplatz", "latitude": 48.142, "longitude": 11.577, "distanceMiles": 0.4}]}"#
                 case "missing": reply = #"{"error": {"code": "notFound", "message": "no marker with id 'missing'"}}"#
                 case "early": reply = #"{"error": {"code": "notReady", "message": "the markers are still loading"}}"#
                 default: continue  // "silent": no answer at all
@@ -236,7 +255,8 @@ struct DashboardServiceTests {
                 case "walker-1":
                     #expect(body["granularity"] as? String == "hour")
                     #expect(body["from"] as? String == "2026-07-01T00:00:00Z")
-                    reply = #"{"device": "walker-1", "granularity": "hour", "timeZone": "UTC", "buckets": [{"start": "2026-07-01T08:00:00.000Z", "steps": 420}, {"start": "2026-07-01T09:00:00.000Z", "steps": 1337}]}"#
+                    reply =
+                        #"{"device": "walker-1", "granularity": "hour", "timeZone": "UTC", "buckets": [{"start": "2026-07-01T08:00:00.000Z", "steps": 420}, {"start": "2026-07-01T09:00:00.000Z", "steps": 1337}]}"#
                 case "wrong": reply = #"{"error": {"code": "badRequest", "message": "'from' must be before 'to'"}}"#
                 default: continue  // "silent": no answer at all
                 }
@@ -271,8 +291,11 @@ struct DashboardServiceTests {
             try await device.send("stepcompass/walker-1/position", #"{"x": "north", "y": 0}"#)
             let reports = await errors.collect(3, timeout: .seconds(3))
             let reasons = reports.compactMap { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])?["error"] as? String }
-            #expect(reasons == ["unreadable heading message: not valid JSON", "invalid device id 'bad.id'",
-                                "unreadable position message: `x` is not a Double"])
+            #expect(
+                reasons == [
+                    "unreadable heading message: not valid JSON", "invalid device id 'bad.id'",
+                    "unreadable position message: `x` is not a Double",
+                ])
             try await device.send("stepcompass/walker-1/steps", #"{"steps": 3}"#)
             try await Task.sleep(for: .milliseconds(100))
             let state = try await dashboard.getJSON("/api/state")

@@ -49,19 +49,22 @@ struct CoefficientFileTests {
         let text = try Self.noaaHeaderText().replacingOccurrences(of: "\n", with: "\r\n\r\n")
         let model = try WorldMagneticModel(coefficientFile: text)
         let reference = try WorldMagneticModel(coefficientFile: Self.noaaHeaderText())
-        #expect(try model.field(latitude: 10, longitude: 20, altitude: 0, decimalYear: 2026)
-            == reference.field(latitude: 10, longitude: 20, altitude: 0, decimalYear: 2026))
+        #expect(
+            try model.field(latitude: 10, longitude: 20, altitude: 0, decimalYear: 2026)
+                == reference.field(latitude: 10, longitude: 20, altitude: 0, decimalYear: 2026))
     }
 
-    @Test("Bad headers are rejected", arguments: [
-        "WMM-2025    2025.0    11/13/2024",  // fields swapped: no epoch first
-        "    2025.0            WMM-2025",  // no release date
-        "    2025.0   WMM-2025   2024.866   11/13/2024   extra",  // too many fields
-        "    2020.0            WMM-2025        11/13/2024",  // name disagrees with epoch
-        "    2025.0            2025.0          11/13/2024",  // no model name
-        "    2025.0   WMM-2025   soon   11/13/2024",  // release year not a number
-        "  1  0  -29351.8       0.0       12.0        0.0",  // header missing altogether
-    ])
+    @Test(
+        "Bad headers are rejected",
+        arguments: [
+            "WMM-2025    2025.0    11/13/2024",  // fields swapped: no epoch first
+            "    2025.0            WMM-2025",  // no release date
+            "    2025.0   WMM-2025   2024.866   11/13/2024   extra",  // too many fields
+            "    2020.0            WMM-2025        11/13/2024",  // name disagrees with epoch
+            "    2025.0            2025.0          11/13/2024",  // no model name
+            "    2025.0   WMM-2025   soon   11/13/2024",  // release year not a number
+            "  1  0  -29351.8       0.0       12.0        0.0",  // header missing altogether
+        ])
     func badHeader(_ header: String) throws {
         let text = Self.editing(try Self.noaaHeaderText()) { $0[0] = header }
         #expect(throws: GeoMagnetismError.malformedHeader) {

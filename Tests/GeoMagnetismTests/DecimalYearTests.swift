@@ -6,8 +6,10 @@ import Testing
 @Suite("Decimal year")
 struct DecimalYearTests {
     /// Builds a UTC date from its parts with Foundation's calendar, as an independent check of the arithmetic.
-    static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0,
-                     _ second: Int = 0) throws -> Date {
+    static func date(
+        _ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0,
+        _ second: Int = 0
+    ) throws -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
@@ -56,8 +58,9 @@ struct DecimalYearTests {
         let model = try WorldMagneticModel.wmm2025()
         let date = try Self.date(2026, 11, 22, 6, 15)
         let byDate = try model.field(latitude: 48.1, longitude: 11.6, altitude: 520, date: date)
-        let byYear = try model.field(latitude: 48.1, longitude: 11.6, altitude: 520,
-                                     decimalYear: WorldMagneticModel.decimalYear(of: date))
+        let byYear = try model.field(
+            latitude: 48.1, longitude: 11.6, altitude: 520,
+            decimalYear: WorldMagneticModel.decimalYear(of: date))
         #expect(byDate == byYear)
         #expect(throws: GeoMagnetismError.outsideValidity) {
             try model.field(latitude: 48.1, longitude: 11.6, altitude: 520, date: try Self.date(2030, 1, 1, 0, 0, 1))

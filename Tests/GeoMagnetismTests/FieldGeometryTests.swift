@@ -54,19 +54,23 @@ struct FieldGeometryTests {
     @Test("Near the north magnetic pole a compass is blacked out, further away only cautioned")
     func reliabilityNearPole() throws {
         // Official rows of the 100-point set: H = 1504 nT, 907 nT (blackout) and 2164 nT (caution).
-        #expect(try model.field(latitude: 89, longitude: -121, altitude: 28_000, decimalYear: 2025).reliability
-            == .blackout)
-        #expect(try model.field(latitude: 87, longitude: -154, altitude: 50_000, decimalYear: 2029).reliability
-            == .blackout)
-        #expect(try model.field(latitude: 80, longitude: -96, altitude: 48_000, decimalYear: 2025).reliability
-            == .caution)
+        #expect(
+            try model.field(latitude: 89, longitude: -121, altitude: 28_000, decimalYear: 2025).reliability
+                == .blackout)
+        #expect(
+            try model.field(latitude: 87, longitude: -154, altitude: 50_000, decimalYear: 2029).reliability
+                == .blackout)
+        #expect(
+            try model.field(latitude: 80, longitude: -96, altitude: 48_000, decimalYear: 2025).reliability
+                == .caution)
         // At sea level close to the 2026 dip pole (about 85.5° N, 135° E) H is a few hundred nT at most.
         let nearDipPole = try model.field(latitude: 85.5, longitude: 138, altitude: 0, decimalYear: 2026)
         #expect(nearDipPole.horizontalIntensity < 2_000)
         #expect(nearDipPole.reliability == .blackout)
         #expect(nearDipPole.inclination > 89)
-        #expect(try model.field(latitude: 48.1, longitude: 11.6, altitude: 0, decimalYear: 2026).reliability
-            == .normal)
+        #expect(
+            try model.field(latitude: 48.1, longitude: 11.6, altitude: 0, decimalYear: 2026).reliability
+                == .normal)
     }
 
     @Test("The local model matches full synthesis at every date")
@@ -91,8 +95,9 @@ struct FieldGeometryTests {
     @Test("A field built from components derives the same elements")
     func fieldFromComponents() throws {
         let field = try model.field(latitude: -80, longitude: 240, altitude: 0, decimalYear: 2027.5)
-        let rebuilt = MagneticField(north: field.north, east: field.east, down: field.down,
-                                    latitude: -80, longitude: -120)
+        let rebuilt = MagneticField(
+            north: field.north, east: field.east, down: field.down,
+            latitude: -80, longitude: -120)
         #expect(rebuilt == field)
         let east = MagneticField(north: 0, east: 20_000, down: 20_000, latitude: 0, longitude: 0)
         #expect(east.declination == 90)

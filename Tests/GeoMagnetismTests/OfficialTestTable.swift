@@ -110,20 +110,22 @@ enum OfficialTestTable: Sendable {
             case .report, .wmm2020:
                 guard x.count == 19 else { throw CocoaError(.fileReadCorruptFile) }
                 let undefined = x[11].isNaN || x[11] == -999
-                rows.append(OfficialTestRow(
-                    line: offset + 1, decimalYear: x[0], heightKm: x[1], latitude: x[2], longitude: x[3],
-                    north: x[4], east: x[5], down: x[6], horizontalIntensity: x[7], totalIntensity: x[8],
-                    inclination: x[9], declination: x[10], gridVariation: .some(undefined ? nil : x[11]),
-                    northRate: x[12], eastRate: x[13], downRate: x[14], horizontalRate: x[15], totalRate: x[16],
-                    inclinationRate: x[17], declinationRate: x[18], hasRates: !placeholderRates))
+                rows.append(
+                    OfficialTestRow(
+                        line: offset + 1, decimalYear: x[0], heightKm: x[1], latitude: x[2], longitude: x[3],
+                        north: x[4], east: x[5], down: x[6], horizontalIntensity: x[7], totalIntensity: x[8],
+                        inclination: x[9], declination: x[10], gridVariation: .some(undefined ? nil : x[11]),
+                        northRate: x[12], eastRate: x[13], downRate: x[14], horizontalRate: x[15], totalRate: x[16],
+                        inclinationRate: x[17], declinationRate: x[18], hasRates: !placeholderRates))
             case .final:
                 guard x.count == 18 else { throw CocoaError(.fileReadCorruptFile) }
-                rows.append(OfficialTestRow(
-                    line: offset + 1, decimalYear: x[0], heightKm: x[1], latitude: x[2], longitude: x[3],
-                    north: x[7], east: x[8], down: x[9], horizontalIntensity: x[6], totalIntensity: x[10],
-                    inclination: x[5], declination: x[4], gridVariation: nil,
-                    northRate: x[14], eastRate: x[15], downRate: x[16], horizontalRate: x[13], totalRate: x[17],
-                    inclinationRate: x[12], declinationRate: x[11]))
+                rows.append(
+                    OfficialTestRow(
+                        line: offset + 1, decimalYear: x[0], heightKm: x[1], latitude: x[2], longitude: x[3],
+                        north: x[7], east: x[8], down: x[9], horizontalIntensity: x[6], totalIntensity: x[10],
+                        inclination: x[5], declination: x[4], gridVariation: nil,
+                        northRate: x[14], eastRate: x[15], downRate: x[16], horizontalRate: x[13], totalRate: x[17],
+                        inclinationRate: x[12], declinationRate: x[11]))
             }
         }
         return rows

@@ -45,8 +45,9 @@ struct OfficialTestValueTests {
         #expect(try OfficialTestTable.wmm2020.rows().count == 15)
     }
 
-    @Test("WMM2020 test values (another model through init(coefficientFile:))",
-          arguments: try OfficialTestTable.wmm2020.rows())
+    @Test(
+        "WMM2020 test values (another model through init(coefficientFile:))",
+        arguments: try OfficialTestTable.wmm2020.rows())
     func wmm2020Row(_ row: OfficialTestRow) throws {
         try check(row, against: .wmm2020, model: Self.wmm2020.get())
     }
@@ -64,8 +65,9 @@ struct OfficialTestValueTests {
     }
 
     private func check(_ row: OfficialTestRow, against table: OfficialTestTable, model: WorldMagneticModel) throws {
-        let position = try GeodeticPosition(latitude: row.latitude, longitude: row.longitude,
-                                            altitude: row.heightKm * 1000)
+        let position = try GeodeticPosition(
+            latitude: row.latitude, longitude: row.longitude,
+            altitude: row.heightKm * 1000)
         let field = try model.field(at: position, decimalYear: row.decimalYear)
         let change = try model.yearlyChange(at: position, decimalYear: row.decimalYear)
 
@@ -73,8 +75,9 @@ struct OfficialTestValueTests {
         #expect(abs(field.north - row.north) <= nT, "X \(field.north) vs \(row.north)")
         #expect(abs(field.east - row.east) <= nT, "Y \(field.east) vs \(row.east)")
         #expect(abs(field.down - row.down) <= nT, "Z \(field.down) vs \(row.down)")
-        #expect(abs(field.horizontalIntensity - row.horizontalIntensity) <= table.horizontalIntensityTolerance,
-                "H \(field.horizontalIntensity) vs \(row.horizontalIntensity)")
+        #expect(
+            abs(field.horizontalIntensity - row.horizontalIntensity) <= table.horizontalIntensityTolerance,
+            "H \(field.horizontalIntensity) vs \(row.horizontalIntensity)")
         #expect(abs(field.totalIntensity - row.totalIntensity) <= nT, "F \(field.totalIntensity)")
 
         let deg = table.angleTolerance

@@ -34,14 +34,17 @@ struct ValidityTests {
         let position = try GeodeticPosition(latitude: 40, longitude: -105, altitude: 1_600)
         let end = try model.field(at: position, decimalYear: 2030.0)
         let change = try model.yearlyChange(at: position, decimalYear: 2030.0)
-        let later = try model.field(latitude: 40, longitude: -105, altitude: 1_600, decimalYear: 2031.0,
-                                    allowOutsideValidity: true)
+        let later = try model.field(
+            latitude: 40, longitude: -105, altitude: 1_600, decimalYear: 2031.0,
+            allowOutsideValidity: true)
         #expect(abs(later.north - (end.north + change.north)) < 1e-6)
         #expect(abs(later.east - (end.east + change.east)) < 1e-6)
         #expect(abs(later.down - (end.down + change.down)) < 1e-6)
         #expect(model.extrapolatedField(at: position, decimalYear: 2031.0) == later)
-        #expect(abs(model.localModel(at: position).extrapolatedField(decimalYear: 2031.0).declination
-            - later.declination) < 1e-9)
+        #expect(
+            abs(
+                model.localModel(at: position).extrapolatedField(decimalYear: 2031.0).declination
+                    - later.declination) < 1e-9)
     }
 
     @Test("Invalid dates throw invalidDate even when extrapolating", arguments: [Double.nan, .infinity, -.infinity])
@@ -65,8 +68,9 @@ struct ValidityTests {
         }
     }
 
-    @Test("Altitudes outside -1 km...850 km or not finite throw invalidAltitude",
-          arguments: [-1_000.001, 850_000.001, .nan, .infinity])
+    @Test(
+        "Altitudes outside -1 km...850 km or not finite throw invalidAltitude",
+        arguments: [-1_000.001, 850_000.001, .nan, .infinity])
     func invalidAltitude(_ altitude: Double) {
         #expect(throws: GeoMagnetismError.invalidAltitude) {
             try model.field(latitude: 0, longitude: 0, altitude: altitude, decimalYear: 2026)

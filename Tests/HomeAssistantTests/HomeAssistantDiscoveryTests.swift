@@ -48,7 +48,8 @@ struct HomeAssistantDiscoveryTests {
         let components = try #require(try config()["cmps"] as? [String: [String: Any]])
         #expect(components.count == 12)
         for (id, component) in components {
-            #expect(Set(component.keys).isSubset(of: Self.componentKeys), "\(id): unknown keys \(Set(component.keys).subtracting(Self.componentKeys))")
+            #expect(
+                Set(component.keys).isSubset(of: Self.componentKeys), "\(id): unknown keys \(Set(component.keys).subtracting(Self.componentKeys))")
             let platform = try #require(component["p"] as? String)
             #expect(["sensor", "binary_sensor"].contains(platform))
             #expect(component["unique_id"] as? String == id)
@@ -64,7 +65,8 @@ struct HomeAssistantDiscoveryTests {
             #expect(availability["payload_not_available"] as? String == "offline")
             if let stateClass = component["state_class"] as? String { #expect(Self.stateClasses.contains(stateClass)) }
             if component["device_class"] as? String == "enum" {
-                #expect(component["state_class"] == nil && component["unit_of_measurement"] == nil, "\(id): an enum sensor has no unit or state class")
+                #expect(
+                    component["state_class"] == nil && component["unit_of_measurement"] == nil, "\(id): an enum sensor has no unit or state class")
                 #expect((component["options"] as? [String])?.isEmpty == false)
             }
             if component["device_class"] as? String == "distance" { #expect(component["unit_of_measurement"] as? String == "m") }

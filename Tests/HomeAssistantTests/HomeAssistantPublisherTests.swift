@@ -37,7 +37,8 @@ struct HomeAssistantPublisherTests {
     func lifecycle() async throws {
         try await withPublisher { broker, probe in
             let configs = try await probe.subscribe(to: TopicFilter("homeassistant/device/+/config"))
-            try await probe.publish(BusMessage(topic: "stepcompass/walker-1/position", text: #"{"x":1,"y":2,"steps":10}"#, qos: .atLeastOnce, retain: true))
+            try await probe.publish(
+                BusMessage(topic: "stepcompass/walker-1/position", text: #"{"x":1,"y":2,"steps":10}"#, qos: .atLeastOnce, retain: true))
             let first = try #require(await configs.next(timeout: .seconds(10)))
             #expect(first.topic == "homeassistant/device/stepcompass_walker-1/config")
             #expect(broker.retainedMessage(on: first.topic)?.payload == first.payload)
@@ -72,7 +73,8 @@ struct HomeAssistantPublisherTests {
         try await withPublisher(idle: .seconds(1)) { broker, probe in
             let configs = try await probe.subscribe(to: TopicFilter("homeassistant/device/+/config"))
             // Retained: it reaches the publisher whenever it subscribes.
-            try await probe.publish(BusMessage(topic: "stepcompass/idle-1/permissions", text: #"{"motion":"authorized"}"#, qos: .atLeastOnce, retain: true))
+            try await probe.publish(
+                BusMessage(topic: "stepcompass/idle-1/permissions", text: #"{"motion":"authorized"}"#, qos: .atLeastOnce, retain: true))
             #expect(await configs.next(timeout: .seconds(10))?.payload.isEmpty == false)
             let cleared = try #require(await configs.next(timeout: .seconds(10)))
             #expect(cleared.payload.isEmpty)

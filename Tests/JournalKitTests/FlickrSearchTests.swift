@@ -24,22 +24,22 @@ struct FlickrSearchTests {
     /// Numbers and strings mixed as Flickr sends them; photo 3 has licence 0, photo 4 none, photo 5 no id,
     /// photo 6 no url_z (built from server and secret), photo 7 no url_z and no secret.
     let body = #"""
-    {"photos":{"page":1,"pages":"3207","perpage":100,"total":"320662","photo":[
-      {"id":"2777191844","owner":"51035734193@N01","secret":"653a19d017","server":"3059","farm":4,"title":"FAIL",
-       "ispublic":1,"isfriend":0,"isfamily":0,"license":"4","ownername":"someone","datetaken":"2008-08-09 13:41:05",
-       "datetakengranularity":"0","datetakenunknown":"0","latitude":"52.520008","longitude":13.404954,"accuracy":"16",
-       "context":0,"place_id":"x","woeid":"1","geo_is_public":1,
-       "url_z":"https://live.staticflickr.com/3059/2777191844_653a19d017_z.jpg","height_z":480,"width_z":"640"},
-      {"id":1234567890,"owner":"12@N02","secret":"abc","server":3,"title":"  Tom &amp; Jerry  ","license":12,
-       "ownername":"","datetaken":"0000-00-00 00:00:00","latitude":0,"longitude":0,
-       "url_z":"https://live.staticflickr.com/3/1234567890_abc_z.jpg","height_z":"427","width_z":640},
-      {"id":"3","owner":"x","secret":"s","server":"1","title":"all rights reserved","license":"0","url_z":"https://x/3.jpg"},
-      {"id":"4","owner":"x","secret":"s","server":"1","title":"no licence","url_z":"https://x/4.jpg"},
-      {"owner":"x","secret":"s","server":"1","title":"no id","license":"4","url_z":"https://x/5.jpg"},
-      {"id":"6","owner":"99@N00","secret":"f00d","server":"65535","title":"","license":"9","latitude":"-33.8568","longitude":"151.2153"},
-      {"id":"7","owner":"x","server":"1","title":"no secret","license":"4"}
-    ]},"stat":"ok"}
-    """#
+        {"photos":{"page":1,"pages":"3207","perpage":100,"total":"320662","photo":[
+          {"id":"2777191844","owner":"51035734193@N01","secret":"653a19d017","server":"3059","farm":4,"title":"FAIL",
+           "ispublic":1,"isfriend":0,"isfamily":0,"license":"4","ownername":"someone","datetaken":"2008-08-09 13:41:05",
+           "datetakengranularity":"0","datetakenunknown":"0","latitude":"52.520008","longitude":13.404954,"accuracy":"16",
+           "context":0,"place_id":"x","woeid":"1","geo_is_public":1,
+           "url_z":"https://live.staticflickr.com/3059/2777191844_653a19d017_z.jpg","height_z":480,"width_z":"640"},
+          {"id":1234567890,"owner":"12@N02","secret":"abc","server":3,"title":"  Tom &amp; Jerry  ","license":12,
+           "ownername":"","datetaken":"0000-00-00 00:00:00","latitude":0,"longitude":0,
+           "url_z":"https://live.staticflickr.com/3/1234567890_abc_z.jpg","height_z":"427","width_z":640},
+          {"id":"3","owner":"x","secret":"s","server":"1","title":"all rights reserved","license":"0","url_z":"https://x/3.jpg"},
+          {"id":"4","owner":"x","secret":"s","server":"1","title":"no licence","url_z":"https://x/4.jpg"},
+          {"owner":"x","secret":"s","server":"1","title":"no id","license":"4","url_z":"https://x/5.jpg"},
+          {"id":"6","owner":"99@N00","secret":"f00d","server":"65535","title":"","license":"9","latitude":"-33.8568","longitude":"151.2153"},
+          {"id":"7","owner":"x","server":"1","title":"no secret","license":"4"}
+        ]},"stat":"ok"}
+        """#
 
     @Test("licence names and deeds; nil for All Rights Reserved and unknown ids")
     func licenses() throws {
@@ -63,14 +63,16 @@ struct FlickrSearchTests {
     @Test("the query items, in order")
     func query() {
         let items = FlickrSearch.queryItems(apiKey: "KEY", near: GeoCoordinate(latitude: 52.52, longitude: 13.405), radiusKilometres: 0.3)
-        #expect(items.map(\.name) == [
-            "method", "api_key", "lat", "lon", "radius", "radius_units", "safe_search", "content_type", "media", "geo_context",
-            "has_geo", "license", "min_upload_date", "extras", "per_page", "format", "nojsoncallback",
-        ])
-        #expect(items.map(\.value) == [
-            "flickr.photos.search", "KEY", "52.520000", "13.405000", "0.300", "km", "1", "1", "photos", "2", "1",
-            "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "946684800", "url_z,license,owner_name,date_taken,geo", "50", "json", "1",
-        ])
+        #expect(
+            items.map(\.name) == [
+                "method", "api_key", "lat", "lon", "radius", "radius_units", "safe_search", "content_type", "media", "geo_context",
+                "has_geo", "license", "min_upload_date", "extras", "per_page", "format", "nojsoncallback",
+            ])
+        #expect(
+            items.map(\.value) == [
+                "flickr.photos.search", "KEY", "52.520000", "13.405000", "0.300", "km", "1", "1", "photos", "2", "1",
+                "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "946684800", "url_z,license,owner_name,date_taken,geo", "50", "json", "1",
+            ])
     }
 
     @Test("the radius is clamped to 0.01...31.9 km")
@@ -142,8 +144,9 @@ struct FlickrSearchTests {
         #expect(try parse("jsonFlickrApi(\(body))").count == 3)
         #expect(try parse("\n  jsonFlickrApi(\(body));\n").count == 3)
         #expect(try parse("jsonFlickrApi(\(body)) ;").count == 3)
-        #expect(error(#"jsonFlickrApi({"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"})"#)
-            == .invalidKey("Invalid API Key (Key has invalid format)"))
+        #expect(
+            error(#"jsonFlickrApi({"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"})"#)
+                == .invalidKey("Invalid API Key (Key has invalid format)"))
         #expect(isMalformed(#"jsonFlickrApi({"stat":"ok","photos":{"photo":[]}}"#))
         #expect(isMalformed("jsonFlickrApi("))
     }
@@ -156,17 +159,22 @@ struct FlickrSearchTests {
 
     @Test("stat fail: 100 is an invalid key, 105 and 10 are temporary, others are not")
     func failures() {
-        #expect(error(#"{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}"#)
-            == .invalidKey("Invalid API Key (Key has invalid format)"))
-        #expect(error(#"{"stat":"fail","code":"105","message":"Service currently unavailable"}"#)
-            == .serviceError(code: "105", message: "Service currently unavailable", retryable: true))
-        #expect(error(#"{"stat":"fail","code":10,"message":"Sorry, the Flickr search API is not currently available."}"#)
-            == .serviceError(code: "10", message: "Sorry, the Flickr search API is not currently available.", retryable: true))
-        #expect(error(#"{"stat":"fail","code":3,"message":"Parameterless searches have been disabled."}"#)
-            == .serviceError(code: "3", message: "Parameterless searches have been disabled.", retryable: false))
+        #expect(
+            error(#"{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}"#)
+                == .invalidKey("Invalid API Key (Key has invalid format)"))
+        #expect(
+            error(#"{"stat":"fail","code":"105","message":"Service currently unavailable"}"#)
+                == .serviceError(code: "105", message: "Service currently unavailable", retryable: true))
+        #expect(
+            error(#"{"stat":"fail","code":10,"message":"Sorry, the Flickr search API is not currently available."}"#)
+                == .serviceError(code: "10", message: "Sorry, the Flickr search API is not currently available.", retryable: true))
+        #expect(
+            error(#"{"stat":"fail","code":3,"message":"Parameterless searches have been disabled."}"#)
+                == .serviceError(code: "3", message: "Parameterless searches have been disabled.", retryable: false))
         #expect(error(#"{"stat":"fail"}"#) == .serviceError(code: "unknown", message: "no details", retryable: false))
-        #expect(error(#"{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}"#)?.description
-            == "the Flickr API key is not valid: Invalid API Key (Key has invalid format)")
+        #expect(
+            error(#"{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}"#)?.description
+                == "the Flickr API key is not valid: Invalid API Key (Key has invalid format)")
     }
 
     @Test("garbage, truncated bodies and missing stat are malformed, never a crash")

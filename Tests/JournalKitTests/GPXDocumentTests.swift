@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import JournalKit
 import Testing
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 @Suite("GPXDocument: GPX 1.1 export")
 struct GPXDocumentTests {
-    let start = 1_714_557_600.0 // 2024-05-01T10:00:00Z
+    let start = 1_714_557_600.0  // 2024-05-01T10:00:00Z
 
     var sample: GPXDocument {
         GPXDocument(
@@ -16,12 +17,14 @@ struct GPXDocumentTests {
             time: start,
             track: [
                 RoutePoint(time: start, coordinate: GeoCoordinate(latitude: 52.52, longitude: 13.405), elevation: 34.5, source: .gps, distance: 0),
-                RoutePoint(time: start + 12.25, coordinate: GeoCoordinate(latitude: 52.5201234567, longitude: 13.4051), elevation: nil,
-                           source: .deadReckoning, distance: 14),
+                RoutePoint(
+                    time: start + 12.25, coordinate: GeoCoordinate(latitude: 52.5201234567, longitude: 13.4051), elevation: nil,
+                    source: .deadReckoning, distance: 14),
             ],
             waypoints: [
-                .init(coordinate: GeoCoordinate(latitude: 52.5201, longitude: 13.405), elevation: 35, time: start + 10, name: "Photo 1",
-                      description: "Foo bar by X, CC BY-SA 4.0", link: "https://commons.wikimedia.org/wiki/File:Foo_bar.jpg", linkText: "Foo bar"),
+                .init(
+                    coordinate: GeoCoordinate(latitude: 52.5201, longitude: 13.405), elevation: 35, time: start + 10, name: "Photo 1",
+                    description: "Foo bar by X, CC BY-SA 4.0", link: "https://commons.wikimedia.org/wiki/File:Foo_bar.jpg", linkText: "Foo bar"),
                 .init(coordinate: GeoCoordinate(latitude: 52.5202, longitude: 13.405), time: start + 20, name: "Photo 2"),
             ]
         )
@@ -30,26 +33,33 @@ struct GPXDocumentTests {
     @Test("the declaration, the root element and its namespaces")
     func header() {
         let xml = sample.xml()
-        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StepCompass\" "
-            + "xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
-            + "xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\">"))
+        #expect(
+            xml.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StepCompass\" "
+                    + "xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
+                    + "xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\">"))
         #expect(xml.hasSuffix("</gpx>\n"))
     }
 
     @Test("metadata, waypoints and the track, in the schema's order, with UTC times and 7-decimal positions")
     func content() {
         let xml = sample.xml()
-        #expect(xml.contains("<metadata>\n    <name>Morning walk</name>\n    <desc>Along the river</desc>\n    <time>2024-05-01T10:00:00Z</time>\n  </metadata>"))
-        #expect(xml.contains("""
-          <wpt lat="52.5201000" lon="13.4050000">
-            <ele>35</ele>
-            <time>2024-05-01T10:00:10Z</time>
-            <name>Photo 1</name>
-            <desc>Foo bar by X, CC BY-SA 4.0</desc>
-            <link href="https://commons.wikimedia.org/wiki/File:Foo_bar.jpg"><text>Foo bar</text></link>
-          </wpt>
-        """))
-        #expect(xml.contains("<wpt lat=\"52.5202000\" lon=\"13.4050000\">\n    <time>2024-05-01T10:00:20Z</time>\n    <name>Photo 2</name>\n  </wpt>"))
+        #expect(
+            xml.contains(
+                "<metadata>\n    <name>Morning walk</name>\n    <desc>Along the river</desc>\n    <time>2024-05-01T10:00:00Z</time>\n  </metadata>"))
+        #expect(
+            xml.contains(
+                """
+                  <wpt lat="52.5201000" lon="13.4050000">
+                    <ele>35</ele>
+                    <time>2024-05-01T10:00:10Z</time>
+                    <name>Photo 1</name>
+                    <desc>Foo bar by X, CC BY-SA 4.0</desc>
+                    <link href="https://commons.wikimedia.org/wiki/File:Foo_bar.jpg"><text>Foo bar</text></link>
+                  </wpt>
+                """))
+        #expect(
+            xml.contains("<wpt lat=\"52.5202000\" lon=\"13.4050000\">\n    <time>2024-05-01T10:00:20Z</time>\n    <name>Photo 2</name>\n  </wpt>"))
         #expect(xml.contains("<trk>\n    <name>Morning walk</name>\n    <trkseg>"))
         #expect(xml.contains("<trkpt lat=\"52.5200000\" lon=\"13.4050000\"><ele>34.5</ele><time>2024-05-01T10:00:00Z</time></trkpt>"))
         // 52.5201234567 rounds to 7 decimals; 12.25 s gives milliseconds; no elevation, no <ele>.
@@ -97,10 +107,14 @@ struct GPXDocumentTests {
     @Test("text and attributes are escaped; characters XML 1.0 forbids are dropped")
     func escaping() {
         let nasty = "Tom & Jerry's <walk> \"quoted\"\u{1}\u{8}\u{1F}\u{FFFE} é 🥾\tend"
-        let xml = GPXDocument(creator: "A&B \"<x>\"", name: nasty, track: [], waypoints: [
-            .init(coordinate: GeoCoordinate(latitude: 1, longitude: 2), time: 0, name: nasty, description: "line 1\nline 2",
-                  link: "https://example.org/?a=1&b=2", linkText: "<b>"),
-        ]).xml()
+        let xml = GPXDocument(
+            creator: "A&B \"<x>\"", name: nasty, track: [],
+            waypoints: [
+                .init(
+                    coordinate: GeoCoordinate(latitude: 1, longitude: 2), time: 0, name: nasty, description: "line 1\nline 2",
+                    link: "https://example.org/?a=1&b=2", linkText: "<b>")
+            ]
+        ).xml()
         #expect(xml.contains("creator=\"A&amp;B &quot;&lt;x&gt;&quot;\""))
         #expect(xml.contains("<name>Tom &amp; Jerry&apos;s &lt;walk&gt; &quot;quoted&quot; é 🥾\tend</name>"))
         #expect(xml.contains("<desc>line 1\nline 2</desc>"))
@@ -111,54 +125,56 @@ struct GPXDocumentTests {
 
     @Test("invalid coordinates are left out")
     func invalidLeftOut() {
-        let xml = GPXDocument(track: [
-            RoutePoint(time: 0, coordinate: GeoCoordinate(latitude: .nan, longitude: 0), elevation: .infinity, source: .gps, distance: 0),
-        ], waypoints: [.init(coordinate: GeoCoordinate(latitude: 100, longitude: 0), time: 0, name: "x")]).xml()
+        let xml = GPXDocument(
+            track: [
+                RoutePoint(time: 0, coordinate: GeoCoordinate(latitude: .nan, longitude: 0), elevation: .infinity, source: .gps, distance: 0)
+            ], waypoints: [.init(coordinate: GeoCoordinate(latitude: 100, longitude: 0), time: 0, name: "x")]
+        ).xml()
         #expect(!xml.contains("<trkpt"))
         #expect(!xml.contains("<wpt"))
         #expect(!xml.contains("nan"))
     }
 
     #if canImport(FoundationXML) || os(macOS)
-    /// An attribute's value. (swift-corelibs-foundation's `attribute(forName:)` finds nothing on an element in a
-    /// default namespace, so the attributes are searched by name.)
-    func attribute(_ element: XMLElement, _ name: String) -> String? {
-        element.attributes?.first { $0.name == name }?.stringValue
-    }
+        /// An attribute's value. (swift-corelibs-foundation's `attribute(forName:)` finds nothing on an element in a
+        /// default namespace, so the attributes are searched by name.)
+        func attribute(_ element: XMLElement, _ name: String) -> String? {
+            element.attributes?.first { $0.name == name }?.stringValue
+        }
 
-    @Test("the document parses as XML, in the GPX namespace, with the structure the schema asks for")
-    func parses() throws {
-        var document = sample
-        document.waypoints[0].name = "Tom & Jerry's <walk> \"quoted\"\u{1}"
-        document.waypoints[0].link = "https://example.org/?a=1&b=2"
-        let parsed = try XMLDocument(xmlString: document.xml(), options: [])
-        let root = try #require(parsed.rootElement())
-        #expect(root.name == "gpx")
-        #expect(root.uri == "http://www.topografix.com/GPX/1/1")
-        #expect(attribute(root, "version") == "1.1")
-        #expect(attribute(root, "creator") == "StepCompass")
-        let children = (root.children ?? []).compactMap { $0 as? XMLElement }
-        #expect(children.map { $0.localName ?? "" } == ["metadata", "wpt", "wpt", "trk"])
-        let metadata = children[0].elements(forLocalName: "name", uri: root.uri).first
-        #expect(metadata?.stringValue == "Morning walk")
-        #expect((children[0].children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["name", "desc", "time"])
+        @Test("the document parses as XML, in the GPX namespace, with the structure the schema asks for")
+        func parses() throws {
+            var document = sample
+            document.waypoints[0].name = "Tom & Jerry's <walk> \"quoted\"\u{1}"
+            document.waypoints[0].link = "https://example.org/?a=1&b=2"
+            let parsed = try XMLDocument(xmlString: document.xml(), options: [])
+            let root = try #require(parsed.rootElement())
+            #expect(root.name == "gpx")
+            #expect(root.uri == "http://www.topografix.com/GPX/1/1")
+            #expect(attribute(root, "version") == "1.1")
+            #expect(attribute(root, "creator") == "StepCompass")
+            let children = (root.children ?? []).compactMap { $0 as? XMLElement }
+            #expect(children.map { $0.localName ?? "" } == ["metadata", "wpt", "wpt", "trk"])
+            let metadata = children[0].elements(forLocalName: "name", uri: root.uri).first
+            #expect(metadata?.stringValue == "Morning walk")
+            #expect((children[0].children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["name", "desc", "time"])
 
-        let waypoint = children[1]
-        #expect(attribute(waypoint, "lat") == "52.5201000")
-        #expect((waypoint.children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["ele", "time", "name", "desc", "link"])
-        #expect(waypoint.elements(forLocalName: "name", uri: root.uri).first?.stringValue == "Tom & Jerry's <walk> \"quoted\"")
-        let link = try #require(waypoint.elements(forLocalName: "link", uri: root.uri).first)
-        #expect(attribute(link, "href") == "https://example.org/?a=1&b=2")
-        #expect(link.elements(forLocalName: "text", uri: root.uri).first?.stringValue == "Foo bar")
+            let waypoint = children[1]
+            #expect(attribute(waypoint, "lat") == "52.5201000")
+            #expect((waypoint.children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["ele", "time", "name", "desc", "link"])
+            #expect(waypoint.elements(forLocalName: "name", uri: root.uri).first?.stringValue == "Tom & Jerry's <walk> \"quoted\"")
+            let link = try #require(waypoint.elements(forLocalName: "link", uri: root.uri).first)
+            #expect(attribute(link, "href") == "https://example.org/?a=1&b=2")
+            #expect(link.elements(forLocalName: "text", uri: root.uri).first?.stringValue == "Foo bar")
 
-        let track = children[3]
-        #expect((track.children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["name", "trkseg"])
-        let segment = try #require(track.elements(forLocalName: "trkseg", uri: root.uri).first)
-        let points = segment.elements(forLocalName: "trkpt", uri: root.uri)
-        #expect(points.count == 2)
-        #expect((points[0].children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["ele", "time"])
-        #expect(attribute(points[1], "lon") == "13.4051000")
-        #expect(points[1].elements(forLocalName: "time", uri: root.uri).first?.stringValue == "2024-05-01T10:00:12.250Z")
-    }
+            let track = children[3]
+            #expect((track.children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["name", "trkseg"])
+            let segment = try #require(track.elements(forLocalName: "trkseg", uri: root.uri).first)
+            let points = segment.elements(forLocalName: "trkpt", uri: root.uri)
+            #expect(points.count == 2)
+            #expect((points[0].children ?? []).compactMap { ($0 as? XMLElement)?.localName } == ["ele", "time"])
+            #expect(attribute(points[1], "lon") == "13.4051000")
+            #expect(points[1].elements(forLocalName: "time", uri: root.uri).first?.stringValue == "2024-05-01T10:00:12.250Z")
+        }
     #endif
 }

@@ -1,5 +1,6 @@
-@testable import JournalKit
 import Testing
+
+@testable import JournalKit
 
 @Suite("HTMLText: metadata HTML as plain text")
 struct HTMLTextTests {
@@ -19,7 +20,9 @@ struct HTMLTextTests {
 
     @Test("entities are decoded after the tags are removed, so escaped markup stays as text")
     func entities() {
-        #expect(HTMLText.plainText("&lt;b&gt;bold&lt;/b&gt; &amp; &quot;q&quot; &#39;s&apos; caf&#233; &#xE9;t&#XE9;") == "<b>bold</b> & \"q\" 's' café été")
+        #expect(
+            HTMLText.plainText("&lt;b&gt;bold&lt;/b&gt; &amp; &quot;q&quot; &#39;s&apos; caf&#233; &#xE9;t&#XE9;")
+                == "<b>bold</b> & \"q\" 's' café été")
         #expect(HTMLText.plainText("a&nbsp;&nbsp;b") == "a b")
         #expect(HTMLText.plainText("&unknown; &#0; &#xZZ; & alone") == "&unknown; &#0; &#xZZ; & alone")
     }

@@ -1,17 +1,21 @@
 import Foundation
-@testable import JournalKit
 import Testing
+
+@testable import JournalKit
 
 @Suite("PhotoSearchError: descriptions and retry hints")
 struct PhotoSearchErrorTests {
     @Test("descriptions say what happened in plain words")
     func descriptions() {
-        #expect(PhotoSearchError.invalidKey("Invalid API Key (Key has invalid format)").description
-            == "the Flickr API key is not valid: Invalid API Key (Key has invalid format)")
-        #expect(PhotoSearchError.serviceError(code: "105", message: "Service currently unavailable", retryable: true).description
-            == "the photo service answered with error 105: Service currently unavailable (temporary)")
-        #expect(PhotoSearchError.serviceError(code: "112", message: "Method not found", retryable: false).description
-            == "the photo service answered with error 112: Method not found")
+        #expect(
+            PhotoSearchError.invalidKey("Invalid API Key (Key has invalid format)").description
+                == "the Flickr API key is not valid: Invalid API Key (Key has invalid format)")
+        #expect(
+            PhotoSearchError.serviceError(code: "105", message: "Service currently unavailable", retryable: true).description
+                == "the photo service answered with error 105: Service currently unavailable (temporary)")
+        #expect(
+            PhotoSearchError.serviceError(code: "112", message: "Method not found", retryable: false).description
+                == "the photo service answered with error 112: Method not found")
         #expect(PhotoSearchError.malformed("the response is not JSON: <html>").description == "the response is not JSON: <html>")
     }
 

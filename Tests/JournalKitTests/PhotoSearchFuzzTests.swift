@@ -7,8 +7,10 @@ import Testing
 /// ``PhotoSearchError``, never crash; whatever they return is usable (an id, an http(s) image and page URL).
 @Suite("Photo search parsers fuzzed with mutated answers")
 struct PhotoSearchFuzzTests {
-    static let wikimedia = #"{"batchcomplete":"","query":{"pages":{"123":{"pageid":123,"ns":6,"title":"File:Foo bar.jpg","index":1,"coordinates":[{"lat":52.5,"lon":13.4}],"imageinfo":[{"size":10,"width":800,"height":600,"thumburl":"https://upload.wikimedia.org/a/640px-Foo.jpg","thumbwidth":640,"thumbheight":480,"url":"https://upload.wikimedia.org/a/Foo.jpg","descriptionurl":"https://commons.wikimedia.org/wiki/File:Foo_bar.jpg","mime":"image/jpeg","extmetadata":{"Artist":{"value":"<a href=\"//x\">Jo &amp; Co</a>"},"LicenseShortName":{"value":"CC BY-SA 4.0"},"DateTimeOriginal":{"value":"2019-05-04 12:34:56"}}}]}}}}"#
-    static let flickr = #"{"photos":{"page":1,"pages":"3","perpage":100,"total":"250","photo":[{"id":"2777191844","owner":"5@N01","secret":"653a","server":"3059","farm":4,"title":"In the street","license":"4","ownername":"Jo","datetaken":"2008-08-09 13:41:05","latitude":"52.520008","longitude":13.404954,"url_z":"https://live.staticflickr.com/3059/2777191844_653a_z.jpg","height_z":480,"width_z":"640"}]},"stat":"ok"}"#
+    static let wikimedia =
+        #"{"batchcomplete":"","query":{"pages":{"123":{"pageid":123,"ns":6,"title":"File:Foo bar.jpg","index":1,"coordinates":[{"lat":52.5,"lon":13.4}],"imageinfo":[{"size":10,"width":800,"height":600,"thumburl":"https://upload.wikimedia.org/a/640px-Foo.jpg","thumbwidth":640,"thumbheight":480,"url":"https://upload.wikimedia.org/a/Foo.jpg","descriptionurl":"https://commons.wikimedia.org/wiki/File:Foo_bar.jpg","mime":"image/jpeg","extmetadata":{"Artist":{"value":"<a href=\"//x\">Jo &amp; Co</a>"},"LicenseShortName":{"value":"CC BY-SA 4.0"},"DateTimeOriginal":{"value":"2019-05-04 12:34:56"}}}]}}}}"#
+    static let flickr =
+        #"{"photos":{"page":1,"pages":"3","perpage":100,"total":"250","photo":[{"id":"2777191844","owner":"5@N01","secret":"653a","server":"3059","farm":4,"title":"In the street","license":"4","ownername":"Jo","datetaken":"2008-08-09 13:41:05","latitude":"52.520008","longitude":13.404954,"url_z":"https://live.staticflickr.com/3059/2777191844_653a_z.jpg","height_z":480,"width_z":"640"}]},"stat":"ok"}"#
 
     /// An absolute http(s) URL with a host.
     static func isWeb(_ text: String) -> Bool {
@@ -21,7 +23,9 @@ struct PhotoSearchFuzzTests {
         var mutator = JSONMutator(seed: 21)
         var parsed = 0
         for _ in 0..<4_000 {
-            for (seed, parse) in [(Self.wikimedia, WikimediaSearch.parse), (Self.flickr, FlickrSearch.parse)] as [(String, (Data) throws(PhotoSearchError) -> [PhotoCandidate])] {
+            for (seed, parse) in [(Self.wikimedia, WikimediaSearch.parse), (Self.flickr, FlickrSearch.parse)]
+                as [(String, (Data) throws(PhotoSearchError) -> [PhotoCandidate])]
+            {
                 let body = Data(mutator.mutate(Array(seed.utf8)))
                 guard let candidates = try? parse(body) else { continue }
                 parsed += 1

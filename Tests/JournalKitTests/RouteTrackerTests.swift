@@ -96,7 +96,8 @@ struct RouteTrackerTests {
     func invalid() {
         var tracker = RouteTracker()
         #expect(tracker.fix(GeoCoordinate(latitude: 91, longitude: 0), altitude: nil, horizontalAccuracy: 5, time: 0).rejection == .invalidCoordinate)
-        #expect(tracker.fix(GeoCoordinate(latitude: 0, longitude: .nan), altitude: nil, horizontalAccuracy: 5, time: 0).rejection == .invalidCoordinate)
+        #expect(
+            tracker.fix(GeoCoordinate(latitude: 0, longitude: .nan), altitude: nil, horizontalAccuracy: 5, time: 0).rejection == .invalidCoordinate)
         #expect(tracker.last == nil)
     }
 

@@ -65,8 +65,9 @@ struct TokenBucketTests {
         return takes
     }
 
-    @Test("no window of 3 600 s sees more than the hourly calls, and a greedy caller gets close to them",
-          arguments: [1, 2, 30, 100, 119, 120, 500, 3600, 3601, 10_000])
+    @Test(
+        "no window of 3 600 s sees more than the hourly calls, and a greedy caller gets close to them",
+        arguments: [1, 2, 30, 100, 119, 120, 500, 3600, 3601, 10_000])
     func slidingWindow(calls: Int) {
         let hours = 5.0
         let takes = greedyTakes(calls: calls, hours: hours, start: 1_700_000_000)

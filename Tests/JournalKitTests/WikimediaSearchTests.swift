@@ -23,52 +23,54 @@ struct WikimediaSearchTests {
 
     /// Formatversion 1: pages keyed by id, in no particular order; `index` is the search's order.
     let version1 = #"""
-    {"batchcomplete":"","query":{"pages":{
-      "555":{"pageid":555,"ns":6,"title":"File:Second place.png","index":2,
-        "coordinates":[{"lat":52.5205,"lon":13.4051,"primary":"","globe":"earth"}],
-        "imagerepository":"local",
-        "imageinfo":[{"size":"2048","width":"1600","height":"1200","url":"//upload.wikimedia.org/a/ab/Second_place.png",
-          "descriptionurl":"//commons.wikimedia.org/wiki/File:Second_place.png","mime":"image/png",
-          "extmetadata":{"DateTimeOriginal":{"value":"2019-05-04"}}}]},
-      "123":{"pageid":123,"ns":6,"title":"File:Foo bar.jpg","index":1,
-        "coordinates":[{"lat":52.52,"lon":13.405,"primary":"","globe":"earth"}],
-        "imagerepository":"local",
-        "imageinfo":[{"size":123456,"width":4000,"height":3000,
-          "thumburl":"https://upload.wikimedia.org/wikipedia/commons/thumb/a/a1/Foo_bar.jpg/640px-Foo_bar.jpg",
-          "thumbwidth":640,"thumbheight":480,
-          "url":"https://upload.wikimedia.org/wikipedia/commons/a/a1/Foo_bar.jpg",
-          "descriptionurl":"https://commons.wikimedia.org/wiki/File:Foo_bar.jpg","mime":"image/jpeg",
-          "extmetadata":{
-            "Artist":{"value":"<a href=\"//commons.wikimedia.org/wiki/User:X\" title=\"User:X\">Jane &amp; John&#39;s\n  <b>Photo</b>&nbsp;Club</a> &#233;t&#xE9;","source":"commons-desc-page"},
-            "LicenseShortName":{"value":"CC BY-SA 4.0"},
-            "LicenseUrl":{"value":"https://creativecommons.org/licenses/by-sa/4.0"},
-            "DateTimeOriginal":{"value":"2019-05-04 12:34:56"},
-            "ObjectName":{"value":"Foo bar"}}}]},
-      "777":{"pageid":777,"ns":6,"title":"File:Map.svg","index":0,
-        "imageinfo":[{"url":"https://upload.wikimedia.org/x/Map.svg","thumburl":"https://upload.wikimedia.org/x/640px-Map.svg.png",
-          "descriptionurl":"https://commons.wikimedia.org/wiki/File:Map.svg","mime":"image/svg+xml"}]},
-      "888":{"pageid":888,"ns":6,"title":"File:No info.jpg","index":3},
-      "999":{"pageid":999,"ns":6,"title":"File:No url.jpg","index":4,"imageinfo":[{"mime":"image/jpeg"}]},
-      "42":{"pageid":"42","ns":6,"title":"File:Without index.webp",
-        "imageinfo":[{"url":"https://upload.wikimedia.org/c/Without_index.webp","descriptionurl":"https://commons.wikimedia.org/wiki/File:Without_index.webp","mime":"image/webp",
-          "extmetadata":{"Artist":{"value":"<span></span>"},"DateTimeOriginal":{"value":"<time class=\"dtstart\" datetime=\"2020-02-29\">29 February 2020</time>"}}}]},
-      "41":{"pageid":41,"ns":6,"title":"File:Also without index.gif",
-        "imageinfo":[{"url":"https://upload.wikimedia.org/c/Also.gif","descriptionurl":"https://commons.wikimedia.org/wiki/File:Also.gif","mime":"image/gif",
-          "extmetadata":{"DateTimeOriginal":{"value":"taken some time in the 1950s"}}}]}
-    }}}
-    """#
+        {"batchcomplete":"","query":{"pages":{
+          "555":{"pageid":555,"ns":6,"title":"File:Second place.png","index":2,
+            "coordinates":[{"lat":52.5205,"lon":13.4051,"primary":"","globe":"earth"}],
+            "imagerepository":"local",
+            "imageinfo":[{"size":"2048","width":"1600","height":"1200","url":"//upload.wikimedia.org/a/ab/Second_place.png",
+              "descriptionurl":"//commons.wikimedia.org/wiki/File:Second_place.png","mime":"image/png",
+              "extmetadata":{"DateTimeOriginal":{"value":"2019-05-04"}}}]},
+          "123":{"pageid":123,"ns":6,"title":"File:Foo bar.jpg","index":1,
+            "coordinates":[{"lat":52.52,"lon":13.405,"primary":"","globe":"earth"}],
+            "imagerepository":"local",
+            "imageinfo":[{"size":123456,"width":4000,"height":3000,
+              "thumburl":"https://upload.wikimedia.org/wikipedia/commons/thumb/a/a1/Foo_bar.jpg/640px-Foo_bar.jpg",
+              "thumbwidth":640,"thumbheight":480,
+              "url":"https://upload.wikimedia.org/wikipedia/commons/a/a1/Foo_bar.jpg",
+              "descriptionurl":"https://commons.wikimedia.org/wiki/File:Foo_bar.jpg","mime":"image/jpeg",
+              "extmetadata":{
+                "Artist":{"value":"<a href=\"//commons.wikimedia.org/wiki/User:X\" title=\"User:X\">Jane &amp; John&#39;s\n  <b>Photo</b>&nbsp;Club</a> &#233;t&#xE9;","source":"commons-desc-page"},
+                "LicenseShortName":{"value":"CC BY-SA 4.0"},
+                "LicenseUrl":{"value":"https://creativecommons.org/licenses/by-sa/4.0"},
+                "DateTimeOriginal":{"value":"2019-05-04 12:34:56"},
+                "ObjectName":{"value":"Foo bar"}}}]},
+          "777":{"pageid":777,"ns":6,"title":"File:Map.svg","index":0,
+            "imageinfo":[{"url":"https://upload.wikimedia.org/x/Map.svg","thumburl":"https://upload.wikimedia.org/x/640px-Map.svg.png",
+              "descriptionurl":"https://commons.wikimedia.org/wiki/File:Map.svg","mime":"image/svg+xml"}]},
+          "888":{"pageid":888,"ns":6,"title":"File:No info.jpg","index":3},
+          "999":{"pageid":999,"ns":6,"title":"File:No url.jpg","index":4,"imageinfo":[{"mime":"image/jpeg"}]},
+          "42":{"pageid":"42","ns":6,"title":"File:Without index.webp",
+            "imageinfo":[{"url":"https://upload.wikimedia.org/c/Without_index.webp","descriptionurl":"https://commons.wikimedia.org/wiki/File:Without_index.webp","mime":"image/webp",
+              "extmetadata":{"Artist":{"value":"<span></span>"},"DateTimeOriginal":{"value":"<time class=\"dtstart\" datetime=\"2020-02-29\">29 February 2020</time>"}}}]},
+          "41":{"pageid":41,"ns":6,"title":"File:Also without index.gif",
+            "imageinfo":[{"url":"https://upload.wikimedia.org/c/Also.gif","descriptionurl":"https://commons.wikimedia.org/wiki/File:Also.gif","mime":"image/gif",
+              "extmetadata":{"DateTimeOriginal":{"value":"taken some time in the 1950s"}}}]}
+        }}}
+        """#
 
     @Test("the query items, in order, with the coordinate to 6 decimals")
     func query() {
         let items = WikimediaSearch.queryItems(near: GeoCoordinate(latitude: 52.52, longitude: -0.1278), radius: 300)
-        #expect(items.map(\.name) == [
-            "action", "format", "generator", "ggscoord", "ggsradius", "ggslimit", "ggsnamespace", "prop", "iiprop",
-            "iiurlwidth", "iiextmetadatafilter",
-        ])
-        #expect(items.map(\.value) == [
-            "query", "json", "geosearch", "52.520000|-0.127800", "300", "20", "6", "imageinfo|coordinates",
-            "url|extmetadata|size|mime", "640", "Artist|LicenseShortName|LicenseUrl|DateTimeOriginal|ObjectName",
-        ])
+        #expect(
+            items.map(\.name) == [
+                "action", "format", "generator", "ggscoord", "ggsradius", "ggslimit", "ggsnamespace", "prop", "iiprop",
+                "iiurlwidth", "iiextmetadatafilter",
+            ])
+        #expect(
+            items.map(\.value) == [
+                "query", "json", "geosearch", "52.520000|-0.127800", "300", "20", "6", "imageinfo|coordinates",
+                "url|extmetadata|size|mime", "640", "Artist|LicenseShortName|LicenseUrl|DateTimeOriginal|ObjectName",
+            ])
     }
 
     @Test("the radius is clamped to 10...10 000 m")
@@ -135,13 +137,14 @@ struct WikimediaSearchTests {
 
     @Test("formatversion 2: pages as an array")
     func version2() throws {
-        let photos = try parse(#"""
-        {"batchcomplete":true,"query":{"pages":[
-          {"pageid":2,"ns":6,"title":"File:B.jpeg","index":2,"imageinfo":[{"url":"https://u/B.jpeg","descriptionurl":"https://c/B","mime":"image/jpeg"}]},
-          {"pageid":1,"ns":6,"title":"File:A.JPG","index":1,"imageinfo":[{"url":"https://u/A.JPG","descriptionurl":"https://c/A","mime":"IMAGE/JPEG",
-            "extmetadata":{"DateTimeOriginal":{"value":"2019-05-04T12:34:56"},"Artist":{"value":"Plain Name"}}}]}
-        ]}}
-        """#)
+        let photos = try parse(
+            #"""
+            {"batchcomplete":true,"query":{"pages":[
+              {"pageid":2,"ns":6,"title":"File:B.jpeg","index":2,"imageinfo":[{"url":"https://u/B.jpeg","descriptionurl":"https://c/B","mime":"image/jpeg"}]},
+              {"pageid":1,"ns":6,"title":"File:A.JPG","index":1,"imageinfo":[{"url":"https://u/A.JPG","descriptionurl":"https://c/A","mime":"IMAGE/JPEG",
+                "extmetadata":{"DateTimeOriginal":{"value":"2019-05-04T12:34:56"},"Artist":{"value":"Plain Name"}}}]}
+            ]}}
+            """#)
         #expect(photos.map(\.id) == ["wikimedia:1", "wikimedia:2"])
         #expect(photos[0].title == "A")
         #expect(photos[0].author == "Plain Name")
@@ -159,14 +162,18 @@ struct WikimediaSearchTests {
 
     @Test("an error answer is a service error, retryable for rate limits, maxlag and read-only mode")
     func errors() {
-        #expect(error(#"{"error":{"code":"ratelimited","info":"You've exceeded your rate limit.","*":"..."},"servedby":"mw1"}"#)
-            == .serviceError(code: "ratelimited", message: "You've exceeded your rate limit.", retryable: true))
-        #expect(error(#"{"error":{"code":"maxlag","info":"Waiting for a database server: 6 seconds lagged."}}"#)
-            == .serviceError(code: "maxlag", message: "Waiting for a database server: 6 seconds lagged.", retryable: true))
-        #expect(error(#"{"error":{"code":"readonly","info":"The wiki is in read-only mode."}}"#)
-            == .serviceError(code: "readonly", message: "The wiki is in read-only mode.", retryable: true))
-        #expect(error(#"{"error":{"code":"invalidcoord","info":"Invalid coordinate provided."}}"#)
-            == .serviceError(code: "invalidcoord", message: "Invalid coordinate provided.", retryable: false))
+        #expect(
+            error(#"{"error":{"code":"ratelimited","info":"You've exceeded your rate limit.","*":"..."},"servedby":"mw1"}"#)
+                == .serviceError(code: "ratelimited", message: "You've exceeded your rate limit.", retryable: true))
+        #expect(
+            error(#"{"error":{"code":"maxlag","info":"Waiting for a database server: 6 seconds lagged."}}"#)
+                == .serviceError(code: "maxlag", message: "Waiting for a database server: 6 seconds lagged.", retryable: true))
+        #expect(
+            error(#"{"error":{"code":"readonly","info":"The wiki is in read-only mode."}}"#)
+                == .serviceError(code: "readonly", message: "The wiki is in read-only mode.", retryable: true))
+        #expect(
+            error(#"{"error":{"code":"invalidcoord","info":"Invalid coordinate provided."}}"#)
+                == .serviceError(code: "invalidcoord", message: "Invalid coordinate provided.", retryable: false))
     }
 
     @Test("garbage, truncated or non-object bodies are malformed, never a crash")
@@ -184,11 +191,12 @@ struct WikimediaSearchTests {
 
     @Test("pages that are not objects or have no page id are skipped")
     func oddPages() throws {
-        let photos = try parse(#"""
-        {"query":{"pages":[1, "x", {"ns":6,"title":"File:No id.jpg","imageinfo":[{"url":"https://u/x.jpg"}]},
-          {"pageid":5,"title":"File:No mime.jpg","imageinfo":[{"url":"https://u/5.jpg"}]},
-          {"pageid":6,"title":"File:Café 100%.jpg","imageinfo":[{"url":"https://u/6.jpg"}]}]}}
-        """#)
+        let photos = try parse(
+            #"""
+            {"query":{"pages":[1, "x", {"ns":6,"title":"File:No id.jpg","imageinfo":[{"url":"https://u/x.jpg"}]},
+              {"pageid":5,"title":"File:No mime.jpg","imageinfo":[{"url":"https://u/5.jpg"}]},
+              {"pageid":6,"title":"File:Café 100%.jpg","imageinfo":[{"url":"https://u/6.jpg"}]}]}}
+            """#)
         #expect(photos.map(\.id) == ["wikimedia:5", "wikimedia:6"])
         // Without descriptionurl the page URL is built from the title, %-encoded where a path needs it.
         #expect(photos.first?.pageURL == "https://commons.wikimedia.org/wiki/File:No_mime.jpg")

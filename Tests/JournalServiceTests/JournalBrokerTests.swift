@@ -31,29 +31,33 @@ struct JournalBrokerTests {
                 let probe = try await harness.makeClient(id: "probe-journal", cleanStart: true, will: nil)
                 let status = try await probe.subscribe(to: TopicFilter("stepcompass/services/journal/status"), qos: .atLeastOnce)
                 let photoMessages = try await probe.subscribe(to: TopicFilter("stepcompass/+/journal/photo"), qos: .atLeastOnce)
-                try await probe.publish(BusMessage(
-                    topic: "stepcompass/walker-1/permissions", text: #"{"motion": "authorized", "location": "authorized"}"#,
-                    qos: .atLeastOnce, retain: true))
+                try await probe.publish(
+                    BusMessage(
+                        topic: "stepcompass/walker-1/permissions", text: #"{"motion": "authorized", "location": "authorized"}"#,
+                        qos: .atLeastOnce, retain: true))
                 let bus = try MosquittoBus(
                     configuration: MosquittoConfiguration(host: "127.0.0.1", port: broker.port, clientID: "stepcompass-journal-test"),
                     logger: Self.logger)
-                let config = ConfigReader(provider: InMemoryProvider(values: [
-                    "database.url": .init(.string(database.url), isSecret: true),
-                    "cache.dir": .init(.string(folder.appendingPathComponent("photos").path), isSecret: false),
-                    "wikimedia.url": .init(.string(photos.wikimediaURL), isSecret: false),
-                    "retry.base.seconds": 0.05,
-                ]))
+                let config = ConfigReader(
+                    provider: InMemoryProvider(values: [
+                        "database.url": .init(.string(database.url), isSecret: true),
+                        "cache.dir": .init(.string(folder.appendingPathComponent("photos").path), isSecret: false),
+                        "wikimedia.url": .init(.string(photos.wikimediaURL), isSecret: false),
+                        "retry.base.seconds": 0.05,
+                    ]))
                 let group = try buildJournal(config: config, logger: Self.logger, bus: bus)
                 try await withRunningGroup(group) {
                     #expect(await status.first { $0.text.contains(#""state":"online""#) } != nil, "the journal never said online")
-                    try await probe.publish(BusMessage(topic: "stepcompass/walker-1/cmd/walk", text: #"{"action": "start", "name": "Canal"}"#, qos: .atLeastOnce))
+                    try await probe.publish(
+                        BusMessage(topic: "stepcompass/walker-1/cmd/walk", text: #"{"action": "start", "name": "Canal"}"#, qos: .atLeastOnce))
                     for step in 0...6 {
                         let latitude = 52.5 + Double(step) * 20 / 111_194.9
                         let time = Timestamp.format(Date(timeIntervalSince1970: 1_782_900_000 + Double(step) * 15))
-                        try await probe.publish(BusMessage(
-                            topic: "stepcompass/walker-1/location",
-                            text: #"{"timestamp": "\#(time)", "latitude": \#(latitude), "longitude": 13.4, "horizontalAccuracy": 4}"#,
-                            qos: .atLeastOnce))
+                        try await probe.publish(
+                            BusMessage(
+                                topic: "stepcompass/walker-1/location",
+                                text: #"{"timestamp": "\#(time)", "latitude": \#(latitude), "longitude": 13.4, "horizontalAccuracy": 4}"#,
+                                qos: .atLeastOnce))
                     }
                     let pending = await photoMessages.first { $0.text.contains(#""status":"pending""#) }
                     #expect(pending?.text.contains("503") == true)
@@ -67,7 +71,9 @@ struct JournalBrokerTests {
                     let id = try #require(walks.first?["id"] as? String)
                     #expect(walks.first?["name"] as? String == "Canal")
                     let reply = try await probe.request(
-                        BusMessage(topic: "stepcompass/journal/walks", text: #"{"device": "walker-1", "walk": "\#(id)", "format": "gpx"}"#, qos: .atLeastOnce),
+                        BusMessage(
+                            topic: "stepcompass/journal/walks", text: #"{"device": "walker-1", "walk": "\#(id)", "format": "gpx"}"#, qos: .atLeastOnce
+                        ),
                         replyTopic: "stepcompass/replies/probe-journal/gpx", timeout: .seconds(10))
                     let gpx = try #require((try JSONSerialization.jsonObject(with: reply.payload) as? [String: Any])?["gpx"] as? String)
                     #expect(gpx.contains(#"<gpx version="1.1""#))

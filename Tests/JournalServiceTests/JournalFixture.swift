@@ -124,7 +124,8 @@ final class JournalFixture: @unchecked Sendable {
             let process = try await MosquittoBrokerProcess.launch()
             mosquitto = process
             let bus = try MosquittoBus(
-                configuration: MosquittoConfiguration(host: "127.0.0.1", port: process.port, clientID: "probe-\(UUID().uuidString.prefix(8))", cleanStart: true),
+                configuration: MosquittoConfiguration(
+                    host: "127.0.0.1", port: process.port, clientID: "probe-\(UUID().uuidString.prefix(8))", cleanStart: true),
                 logger: Logger(label: "test.journal.probe"))
             try await bus.connect()
             probe = bus
@@ -152,11 +153,12 @@ final class JournalFixture: @unchecked Sendable {
         ]
         for (key, value) in values { all[key] = value }
         let config = ConfigReader(provider: InMemoryProvider(values: all))
-        let bus: any ConnectableBus = try mosquitto.map {
-            try MosquittoBus(
-                configuration: MosquittoConfiguration(host: "127.0.0.1", port: $0.port, clientID: "stepcompass-journal", cleanStart: false),
-                logger: Logger(label: "test.journal.bus"))
-        } ?? InMemoryBus(broker: broker, clientID: "stepcompass-journal", cleanStart: false)
+        let bus: any ConnectableBus =
+            try mosquitto.map {
+                try MosquittoBus(
+                    configuration: MosquittoConfiguration(host: "127.0.0.1", port: $0.port, clientID: "stepcompass-journal", cleanStart: false),
+                    logger: Logger(label: "test.journal.bus"))
+            } ?? InMemoryBus(broker: broker, clientID: "stepcompass-journal", cleanStart: false)
         let group = try buildJournal(config: config, logger: Logger(label: "test.journal"), bus: bus)
         self.group = group
         running = Task { try await group.run() }
@@ -194,16 +196,21 @@ final class JournalFixture: @unchecked Sendable {
         let latitude = 52.5 + north / 111_194.9
         let longitude = 13.4 + east / (111_194.9 * cos(52.5 * .pi / 180))
         let time = Timestamp.format(Date(timeIntervalSince1970: Self.start + seconds))
-        try await publish("stepcompass/\(device)/location", """
+        try await publish(
+            "stepcompass/\(device)/location",
+            """
             {"timestamp": "\(time)", "latitude": \(latitude), "longitude": \(longitude), "altitude": \(altitude), "horizontalAccuracy": \(accuracy)}
             """)
     }
 
     /// The next `journal` message of `device` that satisfies `condition`.
-    func journal(_ device: String, timeout: Duration = .seconds(60), where condition: (JournalMessage) -> Bool = { _ in true }) async -> JournalMessage? {
+    func journal(_ device: String, timeout: Duration = .seconds(60), where condition: (JournalMessage) -> Bool = { _ in true }) async
+        -> JournalMessage?
+    {
         let message = await journal.first(within: timeout) { message in
             guard message.topic == "stepcompass/\(device)/journal",
-                let decoded = try? JSONDecoder().decode(JournalMessage.self, from: message.payload) else { return false }
+                let decoded = try? JSONDecoder().decode(JournalMessage.self, from: message.payload)
+            else { return false }
             return condition(decoded)
         }
         return message.flatMap { try? JSONDecoder().decode(JournalMessage.self, from: $0.payload) }
@@ -213,7 +220,8 @@ final class JournalFixture: @unchecked Sendable {
     func photo(_ device: String, timeout: Duration = .seconds(60), where condition: (PhotoMessage) -> Bool = { _ in true }) async -> PhotoMessage? {
         let message = await photoPoints.first(within: timeout) { message in
             guard message.topic == "stepcompass/\(device)/journal/photo",
-                let decoded = try? JSONDecoder().decode(PhotoMessage.self, from: message.payload) else { return false }
+                let decoded = try? JSONDecoder().decode(PhotoMessage.self, from: message.payload)
+            else { return false }
             return condition(decoded)
         }
         return message.flatMap { try? JSONDecoder().decode(PhotoMessage.self, from: $0.payload) }

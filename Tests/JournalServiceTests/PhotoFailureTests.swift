@@ -26,7 +26,8 @@ struct PhotoFailureTests {
             case .truncated: .truncated(declaredLength: 5_000, body: Array(#"{"batchcomplete":"","query":{"pages":{"#.utf8))
             case .garbage: .respond(status: .ok, headers: [("Content-Type", "text/html")], body: Array("<html>Bad gateway</html>".utf8))
             case .closed: .close
-            case .mediaWikiError: .respond(status: .ok, headers: [], body: Array(#"{"error":{"code":"maxlag","info":"Waiting for a database server"}}"#.utf8))
+            case .mediaWikiError:
+                .respond(status: .ok, headers: [], body: Array(#"{"error":{"code":"maxlag","info":"Waiting for a database server"}}"#.utf8))
             }
         }
 
@@ -155,7 +156,8 @@ struct PhotoFailureTests {
         #expect(found.photo?.source == "flickr")
         #expect(found.photo?.license == "CC BY 2.0")
         let search = try #require(fixture.photos.searches.first { $0.path.hasPrefix("/services/rest") })
-        let items = Dictionary((URLComponents(string: search.path)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+        let items = Dictionary(
+            (URLComponents(string: search.path)?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
         #expect(items["method"] == "flickr.photos.search")
         #expect(items["radius_units"] == "km")
         #expect(items["safe_search"] == "1")
@@ -186,7 +188,8 @@ struct PhotoFailureTests {
         let fixture = try await JournalFixture(.mosquitto)
         fixture.photos.breaking { request, _ in
             guard request.path.hasPrefix("/services/rest") else { return nil }
-            return .respond(status: .ok, headers: [], body: Array(#"{"stat":"fail","code":112,"message":"Method \"flickr.photos.search\" not found"}"#.utf8))
+            return .respond(
+                status: .ok, headers: [], body: Array(#"{"stat":"fail","code":112,"message":"Method \"flickr.photos.search\" not found"}"#.utf8))
         }
         try await fixture.start(["flickr.key": .init(.string("k"), isSecret: true)])
         try await walk(fixture, "method")
@@ -217,7 +220,8 @@ struct PhotoFailureTests {
         let base = fixture.photos.baseURL
         fixture.photos.breaking { request, _ in
             guard request.path.hasPrefix("/services/rest") else { return nil }
-            let body = #"jsonFlickrApi({"photos":{"page":1,"pages":1,"perpage":50,"total":1,"photo":[{"id":"77","owner":"1@N01","secret":"s","server":"1","title":"P","license":"9","url_z":"\#(base)/images/77.png"}]},"stat":"ok"})"#
+            let body =
+                #"jsonFlickrApi({"photos":{"page":1,"pages":1,"perpage":50,"total":1,"photo":[{"id":"77","owner":"1@N01","secret":"s","server":"1","title":"P","license":"9","url_z":"\#(base)/images/77.png"}]},"stat":"ok"})"#
             return .respond(status: .ok, headers: [("Content-Type", "text/javascript")], body: Array(body.utf8))
         }
         try await fixture.start(["flickr.key": .init(.string("k"), isSecret: true)])

@@ -291,7 +291,8 @@ struct JournalStoreConformance: Sendable {
         try await store.record(walk: b.id, route: Self.route(0..<2), photoPoints: (1...3).map { Self.photoPoint($0) })
         let a1 = WalkPhotoPoint(walk: a.id, point: Self.photoPoint(1))
         let a2 = WalkPhotoPoint(walk: a.id, point: Self.photoPoint(2), attempts: 1, nextAttempt: Self.base + 100, lastError: "timeout")
-        let a3 = WalkPhotoPoint(walk: a.id, point: Self.photoPoint(3), status: .found, photo: Self.photo("due:3"), cachedFile: "due3.jpg", attempts: 1)
+        let a3 = WalkPhotoPoint(
+            walk: a.id, point: Self.photoPoint(3), status: .found, photo: Self.photo("due:3"), cachedFile: "due3.jpg", attempts: 1)
         let a4 = WalkPhotoPoint(walk: a.id, point: Self.photoPoint(4), status: .none, attempts: 2)
         let b1 = WalkPhotoPoint(walk: b.id, point: Self.photoPoint(1))
         let b2 = WalkPhotoPoint(walk: b.id, point: Self.photoPoint(2), attempts: 3, nextAttempt: Self.base + 50, lastError: "HTTP 503")
@@ -339,7 +340,8 @@ struct JournalStoreConformance: Sendable {
             id: "flickr:987654321", source: .flickr, title: "", author: nil, license: "Public domain", licenseURL: nil,
             pageURL: "https://www.flickr.com/photos/x/987654321", imageURL: "https://live.staticflickr.com/1/987654321_z.jpg",
             coordinate: nil, taken: nil, width: nil, height: nil)
-        let p1 = WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(1), status: .found, photo: full, cachedFile: "0001-wikimedia-123456.jpg", attempts: 1)
+        let p1 = WalkPhotoPoint(
+            walk: walk.id, point: Self.photoPoint(1), status: .found, photo: full, cachedFile: "0001-wikimedia-123456.jpg", attempts: 1)
         let p2 = WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(2), status: .found, photo: bare, cachedFile: "flickr 'quoted'.jpg", attempts: 2)
         let p3 = WalkPhotoPoint(
             walk: walk.id, point: Self.photoPoint(3), status: .pending, attempts: 2, nextAttempt: Self.base + 60.25,
@@ -354,7 +356,9 @@ struct JournalStoreConformance: Sendable {
         let p2none = WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(2), status: .none, attempts: 3)
         try await store.update(p2none)
         // A retry that succeeded clears the error and the next attempt.
-        let p3found = WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(3), status: .found, photo: Self.photo("flickr:3", source: .flickr), cachedFile: "3.jpg", attempts: 3)
+        let p3found = WalkPhotoPoint(
+            walk: walk.id, point: Self.photoPoint(3), status: .found, photo: Self.photo("flickr:3", source: .flickr), cachedFile: "3.jpg", attempts: 3
+        )
         try await store.update(p3found)
         #expect(try await store.photoPoints(walk: walk.id) == [p1, p2none, p3found])
         stored = try #require(try await store.walk(id: walk.id))
@@ -371,10 +375,13 @@ struct JournalStoreConformance: Sendable {
         #expect(try await store.usedPhotoIDs(walk: walk.id).isEmpty)
         try await store.record(walk: walk.id, route: [], photoPoints: (1...4).map { Self.photoPoint($0) })
         try await store.record(walk: other.id, route: [], photoPoints: [Self.photoPoint(1)])
-        try await store.update(WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(1), status: .found, photo: Self.photo("wikimedia:1"), attempts: 1))
-        try await store.update(WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(2), status: .found, photo: Self.photo("flickr:2", source: .flickr), attempts: 1))
+        try await store.update(
+            WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(1), status: .found, photo: Self.photo("wikimedia:1"), attempts: 1))
+        try await store.update(
+            WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(2), status: .found, photo: Self.photo("flickr:2", source: .flickr), attempts: 1))
         try await store.update(WalkPhotoPoint(walk: walk.id, point: Self.photoPoint(3), status: .none, attempts: 1))
-        try await store.update(WalkPhotoPoint(walk: other.id, point: Self.photoPoint(1), status: .found, photo: Self.photo("wikimedia:99"), attempts: 1))
+        try await store.update(
+            WalkPhotoPoint(walk: other.id, point: Self.photoPoint(1), status: .found, photo: Self.photo("wikimedia:99"), attempts: 1))
         #expect(try await store.usedPhotoIDs(walk: walk.id) == ["wikimedia:1", "flickr:2"])
         #expect(try await store.usedPhotoIDs(walk: other.id) == ["wikimedia:99"])
         #expect(try await store.usedPhotoIDs(walk: "no-such-walk-\(UUID().uuidString)").isEmpty)

@@ -24,8 +24,11 @@ struct MarkerCollectionDecoderTests {
         let report = try decode(AcmeaomFixture.document)
         #expect(report.rejected.isEmpty)
         #expect(report.accepted == AcmeaomFixture.markers)
-        #expect(report.accepted.map(\.name) == ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot",
-                                                 "Golf", "Hotel", "India", "Juliett", "Kilo"])
+        #expect(
+            report.accepted.map(\.name) == [
+                "Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot",
+                "Golf", "Hotel", "India", "Juliett", "Kilo",
+            ])
     }
 
     @Test func decodesFromData() throws {
@@ -36,13 +39,14 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func numericIDBecomesTheLiteralTextOfItsNumber() throws {
-        let report = try decode(collection(
-            point("856", "-67.09898354941409", "45.042099781891125"),
-            point("5", "1", "1"),
-            point("5.0", "2", "2"),
-            point("-0", "3", "3"),
-            point("1e3", "4", "4"),
-            point("12345678901234567890123", "5", "5")))
+        let report = try decode(
+            collection(
+                point("856", "-67.09898354941409", "45.042099781891125"),
+                point("5", "1", "1"),
+                point("5.0", "2", "2"),
+                point("-0", "3", "3"),
+                point("1e3", "4", "4"),
+                point("12345678901234567890123", "5", "5")))
         #expect(report.rejected.isEmpty)
         #expect(report.accepted.map(\.id) == ["856", "5", "5.0", "-0", "1e3", "12345678901234567890123"])
         #expect(report.accepted[0].latitude == 45.042099781891125)
@@ -68,17 +72,19 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func invalidIDsAreRejected() throws {
-        let report = try decode(collection(
-            point("true", "1", "1"), point("{}", "1", "1"), point("[1]", "1", "1"), point("\"\"", "1", "1"),
-            point("NaN", "1", "1")))
+        let report = try decode(
+            collection(
+                point("true", "1", "1"), point("{}", "1", "1"), point("[1]", "1", "1"), point("\"\"", "1", "1"),
+                point("NaN", "1", "1")))
         #expect(report.accepted.isEmpty)
         #expect(report.rejected.map(\.reason) == Array(repeating: .invalidID, count: 5))
     }
 
     @Test func nullGeometryIsRejectedNotFatal() throws {
-        let report = try decode(collection(
-            #"{"type":"Feature","geometry":null,"properties":{"name":"Unlocated"},"id":"u1"}"#,
-            point("\"ok\"", "1", "2")))
+        let report = try decode(
+            collection(
+                #"{"type":"Feature","geometry":null,"properties":{"name":"Unlocated"},"id":"u1"}"#,
+                point("\"ok\"", "1", "2")))
         #expect(report.accepted.map(\.id) == ["ok"])
         #expect(report.rejected == [Rejection(index: 0, id: "u1", reason: .nullGeometry, message: "geometry is null")])
     }
@@ -89,26 +95,29 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func nullPropertiesIsRejected() throws {
-        let report = try decode(collection(
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-67.09898354941409,45.042099781891125]},"properties":null,"id":"p1"}"#))
+        let report = try decode(
+            collection(
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-67.09898354941409,45.042099781891125]},"properties":null,"id":"p1"}"#))
         #expect(report.accepted.isEmpty)
         #expect(report.rejected.map(\.reason) == [.nullProperties])
         #expect(report.rejected.first?.id == "p1")
     }
 
     @Test func nonPointGeometriesAreRejected() throws {
-        let report = try decode(collection(
-            #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"name":"line"},"id":"l1"}"#,
-            #"{"type":"Feature","geometry":{"type":"MultiPoint","coordinates":[[0,0]]},"properties":{"name":"mp"},"id":"l2"}"#,
-            #"{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"name":"gc"},"id":"l3"}"#,
-            #"{"type":"Feature","geometry":"POINT(1 2)","properties":{"name":"wkt"},"id":"l4"}"#))
+        let report = try decode(
+            collection(
+                #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"name":"line"},"id":"l1"}"#,
+                #"{"type":"Feature","geometry":{"type":"MultiPoint","coordinates":[[0,0]]},"properties":{"name":"mp"},"id":"l2"}"#,
+                #"{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[]},"properties":{"name":"gc"},"id":"l3"}"#,
+                #"{"type":"Feature","geometry":"POINT(1 2)","properties":{"name":"wkt"},"id":"l4"}"#))
         #expect(report.rejected.map(\.reason) == Array(repeating: .nonPointGeometry, count: 4))
         #expect(report.rejected[0].message.contains("LineString"))
     }
 
     @Test func geometryTypeMayFollowCoordinates() throws {
-        let report = try decode(collection(
-            #"{"id":"x","properties":{"name":"X"},"geometry":{"coordinates":[10,20],"type":"Point"},"type":"Feature"}"#))
+        let report = try decode(
+            collection(
+                #"{"id":"x","properties":{"name":"X"},"geometry":{"coordinates":[10,20],"type":"Point"},"type":"Feature"}"#))
         #expect(report.accepted == [Marker(id: "x", name: "X", latitude: 20, longitude: 10)])
     }
 
@@ -118,29 +127,32 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func badCoordinatesAreRejected() throws {
-        let report = try decode(collection(
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1]},"properties":{"name":"A"},"id":"c1"}"#,
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":["1","2"]},"properties":{"name":"A"},"id":"c2"}"#,
-            #"{"type":"Feature","geometry":{"type":"Point"},"properties":{"name":"A"},"id":"c3"}"#,
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":{}},"properties":{"name":"A"},"id":"c4"}"#,
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[]},"properties":{"name":"A"},"id":"c5"}"#))
+        let report = try decode(
+            collection(
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1]},"properties":{"name":"A"},"id":"c1"}"#,
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":["1","2"]},"properties":{"name":"A"},"id":"c2"}"#,
+                #"{"type":"Feature","geometry":{"type":"Point"},"properties":{"name":"A"},"id":"c3"}"#,
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":{}},"properties":{"name":"A"},"id":"c4"}"#,
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[]},"properties":{"name":"A"},"id":"c5"}"#))
         #expect(report.rejected.map(\.reason) == Array(repeating: .invalidCoordinates, count: 5))
     }
 
     @Test func nonFiniteNumbersAreRejected() throws {
-        let report = try decode(collection(
-            point("\"n1\"", "NaN", "1"), point("\"n2\"", "1", "Infinity"), point("\"n3\"", "-Infinity", "1"),
-            point("\"n4\"", "1e999", "1"), point("\"n5\"", "1", "2, NaN")))
+        let report = try decode(
+            collection(
+                point("\"n1\"", "NaN", "1"), point("\"n2\"", "1", "Infinity"), point("\"n3\"", "-Infinity", "1"),
+                point("\"n4\"", "1e999", "1"), point("\"n5\"", "1", "2, NaN")))
         #expect(report.accepted.isEmpty)
         #expect(report.rejected.map(\.reason) == Array(repeating: .nonFiniteCoordinate, count: 5))
     }
 
     @Test func swappedLatitudeAndLongitude() throws {
-        let report = try decode(collection(
-            point("\"s1\"", "43.468159", "-80.543376"),   // swapped, but still in range: undetectable
-            point("\"s2\"", "49.2200776", "-122.9906622"), // swapped, latitude out of range
-            point("\"s3\"", "181", "0"),                    // longitude out, swapping would not fit
-            point("\"s4\"", "200", "95")))                  // both out
+        let report = try decode(
+            collection(
+                point("\"s1\"", "43.468159", "-80.543376"),  // swapped, but still in range: undetectable
+                point("\"s2\"", "49.2200776", "-122.9906622"),  // swapped, latitude out of range
+                point("\"s3\"", "181", "0"),  // longitude out, swapping would not fit
+                point("\"s4\"", "200", "95")))  // both out
         #expect(report.accepted.map(\.id) == ["s1"])
         #expect(report.rejected.map(\.reason) == [.coordinateOutOfRange, .coordinateOutOfRange, .coordinateOutOfRange])
         #expect(report.rejected[0].message.contains("out of range (latitude/longitude swapped?)"))
@@ -157,36 +169,40 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func missingOrEmptyNameIsRejected() throws {
-        let report = try decode(collection(
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{},"id":"n1"}"#,
-            point("\"n2\"", "1", "2", name: "\"\""),
-            point("\"n3\"", "1", "2", name: "\"  \\t\\n \""),
-            point("\"n4\"", "1", "2", name: "17"),
-            point("\"n5\"", "1", "2", name: "null"),
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"id":"n6"}"#))
+        let report = try decode(
+            collection(
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{},"id":"n1"}"#,
+                point("\"n2\"", "1", "2", name: "\"\""),
+                point("\"n3\"", "1", "2", name: "\"  \\t\\n \""),
+                point("\"n4\"", "1", "2", name: "17"),
+                point("\"n5\"", "1", "2", name: "null"),
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"id":"n6"}"#))
         #expect(report.accepted.isEmpty)
         #expect(report.rejected.map(\.reason) == Array(repeating: .missingName, count: 6))
         #expect(report.countsByReason == [.missingName: 6])
     }
 
     @Test func namesAreTrimmedAndMayRepeat() throws {
-        let report = try decode(collection(
-            point("\"a\"", "1", "2", name: "\"  Springfield\\u00a0\""),
-            point("\"b\"", "3", "4", name: "\"Springfield\"")))
+        let report = try decode(
+            collection(
+                point("\"a\"", "1", "2", name: "\"  Springfield\\u00a0\""),
+                point("\"b\"", "3", "4", name: "\"Springfield\"")))
         #expect(report.accepted.map(\.name) == ["Springfield", "Springfield"])
     }
 
     @Test func escapedAndNonASCIIStrings() throws {
-        let report = try decode(collection(
-            point(#""q\"\\\/\u00e9\ud83d\ude00""#, "1", "2", name: #""Bol’shaya Setun’ \u2603""#)))
+        let report = try decode(
+            collection(
+                point(#""q\"\\\/\u00e9\ud83d\ude00""#, "1", "2", name: #""Bol’shaya Setun’ \u2603""#)))
         #expect(report.accepted.first?.id == "q\"\\/é😀")
         #expect(report.accepted.first?.name == "Bol’shaya Setun’ ☃")
     }
 
     @Test func duplicateIDFirstAcceptedWins() throws {
-        let report = try decode(collection(
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-67.09898354941409,45.042099781891125]},"properties":{"name":"A"},"id":"d1"}"#,
-            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-108.984375,38.8225909761771]},"properties":{"name":"B"},"id":"d1"}"#))
+        let report = try decode(
+            collection(
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-67.09898354941409,45.042099781891125]},"properties":{"name":"A"},"id":"d1"}"#,
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-108.984375,38.8225909761771]},"properties":{"name":"B"},"id":"d1"}"#))
         #expect(report.accepted.map(\.name) == ["A"])
         #expect(report.rejected.map(\.reason) == [.duplicateID])
         #expect(report.rejected.first?.index == 1)
@@ -194,9 +210,10 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func aRejectedFeatureDoesNotReserveItsID() throws {
-        let report = try decode(collection(
-            #"{"type":"Feature","geometry":null,"properties":{"name":"A"},"id":"d1"}"#,
-            point("\"d1\"", "1", "2")))
+        let report = try decode(
+            collection(
+                #"{"type":"Feature","geometry":null,"properties":{"name":"A"},"id":"d1"}"#,
+                point("\"d1\"", "1", "2")))
         #expect(report.accepted.map(\.id) == ["d1"])
         #expect(report.rejected.map(\.reason) == [.nullGeometry])
     }
@@ -208,19 +225,21 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func duplicateCoordinatesAreBothAccepted() throws {
-        let report = try decode(collection(
-            point("\"c1\"", "-67.09898354941409", "45.042099781891125"),
-            point("\"c2\"", "-67.09898354941409", "45.042099781891125")))
+        let report = try decode(
+            collection(
+                point("\"c1\"", "-67.09898354941409", "45.042099781891125"),
+                point("\"c2\"", "-67.09898354941409", "45.042099781891125")))
         #expect(report.accepted.map(\.id) == ["c1", "c2"])
     }
 
     @Test func nonFeatureElementsAreRejected() throws {
-        let report = try decode(collection(
-            "1", "null", "[]",
-            #"{"type":"Point","coordinates":[1,2]}"#,
-            #"{"type":"feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"A"},"id":"f"}"#,
-            #"{"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"A"},"id":"untyped"}"#,
-            point("\"ok\"", "1", "2")))
+        let report = try decode(
+            collection(
+                "1", "null", "[]",
+                #"{"type":"Point","coordinates":[1,2]}"#,
+                #"{"type":"feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"A"},"id":"f"}"#,
+                #"{"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"name":"A"},"id":"untyped"}"#,
+                point("\"ok\"", "1", "2")))
         #expect(report.rejected.map(\.reason) == [.notAnObject, .notAnObject, .notAnObject, .notAFeature, .notAFeature])
         #expect(report.rejected.map(\.index) == [0, 1, 2, 3, 4])
         #expect(report.rejected[3].message.contains("\"Point\""))
@@ -229,9 +248,10 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func countsByReason() throws {
-        let report = try decode(collection(
-            point("\"a\"", "1", "2"), point("\"a\"", "1", "2"), point("\"a\"", "1", "2"),
-            point("\"b\"", "1", "200")))
+        let report = try decode(
+            collection(
+                point("\"a\"", "1", "2"), point("\"a\"", "1", "2"), point("\"a\"", "1", "2"),
+                point("\"b\"", "1", "200")))
         #expect(report.countsByReason == [.duplicateID: 2, .coordinateOutOfRange: 1])
     }
 
@@ -248,8 +268,9 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func trailingCommaIsInvalidJSON() {
-        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-67.09898354941409,45.042099781891125]},"properties":{"name":"A"},"id":"t1"},]}"#
-        let offset = text.utf8.count - 2 // the "]" after the comma
+        let text =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-67.09898354941409,45.042099781891125]},"properties":{"name":"A"},"id":"t1"},]}"#
+        let offset = text.utf8.count - 2  // the "]" after the comma
         #expect(throws: MarkerDecodingError.invalidJSON(offset: offset)) { try decode(text) }
     }
 
@@ -269,8 +290,10 @@ struct MarkerCollectionDecoderTests {
     }
 
     @Test func invalidJSONVariants() {
-        for text in ["", "   ", "{", "{\"type\":}", "[1,]", "{\"a\":01}", "{\"a\":\"\u{01}\"}", "{\"a\":\"\\x\"}",
-                     "{\"a\":1} x", "{'a':1}", "{\"a\":tru}", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\":NaNa}"] {
+        for text in [
+            "", "   ", "{", "{\"type\":}", "[1,]", "{\"a\":01}", "{\"a\":\"\u{01}\"}", "{\"a\":\"\\x\"}",
+            "{\"a\":1} x", "{'a':1}", "{\"a\":tru}", "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\":NaNa}",
+        ] {
             #expect(throws: MarkerDecodingError.self, "\(text)") { try decode(text) }
             do { _ = try decode(text) } catch { #expect(error.codeName == "invalidJSON", "\(text)") }
         }
@@ -322,13 +345,15 @@ struct MarkerCollectionDecoderTests {
             expected.append(Marker(id: "id\(i)", name: "Place \(i)", latitude: lat, longitude: lon))
         }
         let report = try decoder.decode(Array(collection(features.joined(separator: ",")).utf8))
-        #expect(report.accepted == expected) // shortest round-trip spellings parse back exactly
+        #expect(report.accepted == expected)  // shortest round-trip spellings parse back exactly
     }
 
     @Test func numberParsingIsCorrectlyRounded() throws {
-        let literals = ["0", "-0.0", "1", "0.1", "0.30000000000000004", "45.042099781891125", "-122.9906622",
-                        "1e-7", "1.5E+2", "179.99999999999997", "89.99999999999999", "123.456789012345678", "-0",
-                        "0.000000000000000000000000001", "4.9e-324", "2.2250738585072014e-308", "12.3456789012345678901234"]
+        let literals = [
+            "0", "-0.0", "1", "0.1", "0.30000000000000004", "45.042099781891125", "-122.9906622",
+            "1e-7", "1.5E+2", "179.99999999999997", "89.99999999999999", "123.456789012345678", "-0",
+            "0.000000000000000000000000001", "4.9e-324", "2.2250738585072014e-308", "12.3456789012345678901234",
+        ]
         for literal in literals {
             let report = try decode(collection(point("\"n\"", literal, "0")))
             let expected = Double(literal)!

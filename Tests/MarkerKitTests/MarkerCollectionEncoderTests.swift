@@ -18,10 +18,13 @@ struct MarkerCollectionEncoderTests {
     }
 
     @Test func exactShape() throws {
-        let bytes = try #require(MarkerCollectionEncoder(limit: 1).encode(
-            [Marker(id: "a1", name: "Alpha", latitude: -34.5, longitude: 149.25)]))
-        #expect(String(decoding: bytes, as: UTF8.self) ==
-            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a1","geometry":{"type":"Point","coordinates":[149.25,-34.5]},"properties":{"name":"Alpha"}}]}"#)
+        let bytes = try #require(
+            MarkerCollectionEncoder(limit: 1).encode(
+                [Marker(id: "a1", name: "Alpha", latitude: -34.5, longitude: 149.25)]))
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a1","geometry":{"type":"Point","coordinates":[149.25,-34.5]},"properties":{"name":"Alpha"}}]}"#
+        )
     }
 
     @Test func limitOmitsLargeCollections() throws {

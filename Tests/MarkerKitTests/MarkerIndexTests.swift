@@ -22,7 +22,7 @@ struct MarkerIndexTests {
     @Test func countBoundsAreInclusive() throws {
         #expect(try index.nearest(toID: AcmeaomFixture.markers[0].id, count: 1).count == 1)
         #expect(try index.nearest(toID: AcmeaomFixture.markers[0].id, count: 50).count == 10)
-        #expect(try index.nearest(toID: AcmeaomFixture.markers[0].id).count == 3) // default
+        #expect(try index.nearest(toID: AcmeaomFixture.markers[0].id).count == 3)  // default
     }
 
     @Test(arguments: [(91.0, 0.0), (-90.5, 0.0), (0.0, 180.5), (0.0, -181.0), (.nan, 0.0), (0.0, .infinity)])
@@ -41,8 +41,10 @@ struct MarkerIndexTests {
     }
 
     @Test func lookupIsByExactIDBytes() throws {
-        let markers = [Marker(id: "\u{E9}", name: "precomposed", latitude: 1, longitude: 1),
-                       Marker(id: "e\u{301}", name: "decomposed", latitude: 2, longitude: 2)]
+        let markers = [
+            Marker(id: "\u{E9}", name: "precomposed", latitude: 1, longitude: 1),
+            Marker(id: "e\u{301}", name: "decomposed", latitude: 2, longitude: 2),
+        ]
         let index = MarkerIndex(markers: markers)
         #expect(index.count == 2)
         #expect(index.marker(withID: "\u{E9}")?.name == "precomposed")

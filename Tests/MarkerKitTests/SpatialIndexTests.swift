@@ -7,12 +7,15 @@ import Testing
 @Suite("SpatialIndex")
 struct SpatialIndexTests {
     /// The reference answer: every other marker, sorted by (distance, id bytes).
-    static func bruteForce(_ markers: [Marker], latitude: Double, longitude: Double, count: Int,
-                           excluding excluded: Int? = nil) -> [NearestResult] {
+    static func bruteForce(
+        _ markers: [Marker], latitude: Double, longitude: Double, count: Int,
+        excluding excluded: Int? = nil
+    ) -> [NearestResult] {
         var all: [NearestResult] = []
         for (i, m) in markers.enumerated() where i != excluded {
-            let d = Haversine.distanceMiles(latitude1: latitude, longitude1: longitude,
-                                            latitude2: m.latitude, longitude2: m.longitude)
+            let d = Haversine.distanceMiles(
+                latitude1: latitude, longitude1: longitude,
+                latitude2: m.latitude, longitude2: m.longitude)
             all.append(NearestResult(marker: m, distanceMiles: d))
         }
         all.sort {
@@ -29,13 +32,13 @@ struct SpatialIndexTests {
             let lat: Double
             let lon: Double
             switch i % 5 {
-            case 0: // near the poles
+            case 0:  // near the poles
                 lat = (Bool.random(using: &rng) ? 1 : -1) * Double.random(in: 89...90, using: &rng)
                 lon = Double.random(in: -180...180, using: &rng)
-            case 1: // near the antimeridian
+            case 1:  // near the antimeridian
                 lat = Double.random(in: -60...60, using: &rng)
                 lon = (Bool.random(using: &rng) ? 1 : -1) * Double.random(in: 179...180, using: &rng)
-            default: // uniform on the sphere
+            default:  // uniform on the sphere
                 lat = asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi
                 lon = Double.random(in: -180...180, using: &rng)
             }
@@ -74,8 +77,9 @@ struct SpatialIndexTests {
         let index = SpatialIndex(markers: markers)
         for i in stride(from: 0, to: markers.count, by: 7) {
             let got = index.nearest(toMarkerAt: i, count: 3)
-            let want = Self.bruteForce(markers, latitude: markers[i].latitude, longitude: markers[i].longitude,
-                                       count: 3, excluding: i)
+            let want = Self.bruteForce(
+                markers, latitude: markers[i].latitude, longitude: markers[i].longitude,
+                count: 3, excluding: i)
             #expect(got == want)
             #expect(!got.contains { $0.marker.id == markers[i].id })
         }
@@ -92,25 +96,28 @@ struct SpatialIndexTests {
         let index = SpatialIndex(markers: markers)
         for i in stride(from: 0, to: markers.count, by: 3) {
             let got = index.nearest(toMarkerAt: i, count: 8)
-            let want = Self.bruteForce(markers, latitude: markers[i].latitude, longitude: markers[i].longitude,
-                                       count: 8, excluding: i)
+            let want = Self.bruteForce(
+                markers, latitude: markers[i].latitude, longitude: markers[i].longitude,
+                count: 8, excluding: i)
             #expect(got == want, "\(markers[i].id)")
         }
         var rng = SeededGenerator(seed: 1)
         for _ in 0..<200 {
             let lat = Double(Int.random(in: -18...18, using: &rng) * 5)
             let lon = Double(Int.random(in: -36...36, using: &rng) * 5)
-            #expect(index.nearest(latitude: lat, longitude: lon, count: 6)
-                == Self.bruteForce(markers, latitude: lat, longitude: lon, count: 6))
+            #expect(
+                index.nearest(latitude: lat, longitude: lon, count: 6)
+                    == Self.bruteForce(markers, latitude: lat, longitude: lon, count: 6))
         }
     }
 
     @Test func manyCoincidentPoints() {
-        let markers = (0..<200).map { Marker(id: "c\($0)", name: "same", latitude: 12.5, longitude: -45.25) }
+        let markers =
+            (0..<200).map { Marker(id: "c\($0)", name: "same", latitude: 12.5, longitude: -45.25) }
             + [Marker(id: "far", name: "far", latitude: -12.5, longitude: 45.25)]
         let index = SpatialIndex(markers: markers)
         let got = index.nearest(toMarkerAt: 50, count: 5)
-        #expect(got.map(\.marker.id) == ["c0", "c1", "c10", "c100", "c101"]) // byte order of ids
+        #expect(got.map(\.marker.id) == ["c0", "c1", "c10", "c100", "c101"])  // byte order of ids
         #expect(got.allSatisfy { $0.distanceMiles == 0 })
         #expect(index.nearest(toMarkerAt: 200, count: 1).first?.marker.id == "c0")
     }
@@ -131,9 +138,11 @@ struct SpatialIndexTests {
         let index = SpatialIndex(markers: markers)
         for i in stride(from: 0, to: markers.count, by: 3) {
             for k in [1, 3, 20, 50] {
-                #expect(index.nearest(toMarkerAt: i, count: k)
-                    == Self.bruteForce(markers, latitude: markers[i].latitude, longitude: markers[i].longitude,
-                                       count: k, excluding: i), "\(markers[i].id) k=\(k)")
+                #expect(
+                    index.nearest(toMarkerAt: i, count: k)
+                        == Self.bruteForce(
+                            markers, latitude: markers[i].latitude, longitude: markers[i].longitude,
+                            count: k, excluding: i), "\(markers[i].id) k=\(k)")
             }
         }
     }
@@ -153,7 +162,8 @@ struct SpatialIndexTests {
 
     @Test func swiftStringOrderIsNotByteOrder() {
         // Why MarkerID exists: Swift compares canonically equivalent strings as equal.
-        let precomposed = "\u{E9}", decomposed = "e\u{301}"
+        let precomposed = "\u{E9}"
+        let decomposed = "e\u{301}"
         #expect(precomposed == decomposed)
         #expect(!(decomposed < precomposed) && !(precomposed < decomposed))
         #expect(MarkerID(decomposed) < MarkerID(precomposed))
@@ -209,8 +219,9 @@ struct SpatialIndexTests {
         for _ in 0..<10_000 {
             let lat = Double.random(in: -90...90, using: &rng)
             let lon = Double.random(in: -180...180, using: &rng)
-            let d = Haversine.distanceMiles(latitude1: lat, longitude1: lon, latitude2: -lat,
-                                            longitude2: lon > 0 ? lon - 180 : lon + 180)
+            let d = Haversine.distanceMiles(
+                latitude1: lat, longitude1: lon, latitude2: -lat,
+                longitude2: lon > 0 ? lon - 180 : lon + 180)
             #expect(d.isFinite && d <= halfCircumference + 1e-9)
         }
         let index = SpatialIndex(markers: [Marker(id: "x", name: "x", latitude: 0, longitude: 180)])

@@ -28,8 +28,9 @@ struct MarkerMetricsTests {
             // Two devices' fixes: a nearby list each.
             let nearby = try await harness.client.subscribe(to: TopicFilter("stepcompass/+/nearby"))
             for device in ["walker-1", "walker-2"] {
-                try await harness.client.publish(BusMessage(
-                    topic: "stepcompass/\(device)/location", text: #"{"latitude": 48.13, "longitude": 11.57}"#, qos: .atLeastOnce))
+                try await harness.client.publish(
+                    BusMessage(
+                        topic: "stepcompass/\(device)/location", text: #"{"latitude": 48.13, "longitude": 11.57}"#, qos: .atLeastOnce))
             }
             _ = await nearby.collect(2, timeout: .seconds(5))
         }

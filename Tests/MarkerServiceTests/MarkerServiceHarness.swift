@@ -138,4 +138,3 @@ enum Documents {
 
     static let small: [Marker] = randomMarkers(count: 12, seed: 7)
 }
-

@@ -3,8 +3,9 @@ import BusTesting
 import CMosquitto
 import Foundation
 import Logging
-@testable import MosquittoBus
 import Testing
+
+@testable import MosquittoBus
 
 /// The libmosquitto traps the wrapper exists to avoid, each shown against a real broker.
 @Suite("libmosquitto traps", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))

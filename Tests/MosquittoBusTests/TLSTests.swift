@@ -19,17 +19,24 @@ struct TLSTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let openssl = try #require(opensslPath)
         let steps: [[String]] = [
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=StepCompass test CA",
-             "-keyout", "ca.key", "-out", "ca.crt"],
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=StepCompass test CA",
+                "-keyout", "ca.key", "-out", "ca.crt",
+            ],
             ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "server.key", "-out", "server.csr"],
-            ["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
-             "-extfile", "san.cnf", "-out", "server.crt"],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
+                "-extfile", "san.cnf", "-out", "server.crt",
+            ],
         ]
         try "subjectAltName=IP:127.0.0.1\n".write(to: folder.appendingPathComponent("san.cnf"), atomically: true, encoding: .utf8)
         for arguments in steps {
-            let process = try ChildProcess(executable: openssl, arguments: arguments.map {
-                ["ca.key", "ca.crt", "server.key", "server.csr", "server.crt", "san.cnf"].contains($0) ? folder.appendingPathComponent($0).path : $0
-            })
+            let process = try ChildProcess(
+                executable: openssl,
+                arguments: arguments.map {
+                    ["ca.key", "ca.crt", "server.key", "server.csr", "server.crt", "san.cnf"].contains($0)
+                        ? folder.appendingPathComponent($0).path : $0
+                })
             #expect(await process.waitForExit(timeout: .seconds(30)) == 0, "openssl \(arguments.first ?? ""): \(process.output)")
         }
         return folder

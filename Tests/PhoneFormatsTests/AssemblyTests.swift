@@ -1,8 +1,12 @@
 import PhoneFormats
 import Testing
 
-private func mag(_ t: Double, _ z: Double = -40) -> PhoneSample { PhoneSample(time: t, reading: .magneticField(Vector3(x: 10, y: 0, z: z), calibrated: true)) }
-private func gyro(_ t: Double, _ z: Double) -> PhoneSample { PhoneSample(time: t, reading: .rotationRate(Vector3(x: 0, y: 0, z: z), calibrated: true)) }
+private func mag(_ t: Double, _ z: Double = -40) -> PhoneSample {
+    PhoneSample(time: t, reading: .magneticField(Vector3(x: 10, y: 0, z: z), calibrated: true))
+}
+private func gyro(_ t: Double, _ z: Double) -> PhoneSample {
+    PhoneSample(time: t, reading: .rotationRate(Vector3(x: 0, y: 0, z: z), calibrated: true))
+}
 private func user(_ t: Double, _ z: Double = 0.1) -> PhoneSample { PhoneSample(time: t, reading: .userAcceleration(Vector3(x: 0, y: 0, z: z))) }
 private func gravity(_ t: Double, _ z: Double) -> PhoneSample { PhoneSample(time: t, reading: .gravity(Vector3(x: 0, y: 0, z: z))) }
 private func total(_ t: Double, _ z: Double) -> PhoneSample { PhoneSample(time: t, reading: .acceleration(Vector3(x: 0, y: 0, z: z))) }
@@ -106,13 +110,15 @@ struct IMUAssemblerTests {
     @Test("out-of-order pushes through a session come out in time order")
     func outOfOrderSession() throws {
         func batch(_ id: Int, _ start: Int64) -> String {
-            Fixtures.body(messageId: id, (0..<10).flatMap { index -> [String] in
-                let ms = start + Int64(index) * 100
-                return [
-                    Fixtures.sample("magnetometer", ms, Fixtures.xyz(10, 0, -40)),
-                    Fixtures.sample("totalacceleration", ms, Fixtures.xyz(0, 0, 9.8)),
-                ]
-            })
+            Fixtures.body(
+                messageId: id,
+                (0..<10).flatMap { index -> [String] in
+                    let ms = start + Int64(index) * 100
+                    return [
+                        Fixtures.sample("magnetometer", ms, Fixtures.xyz(10, 0, -40)),
+                        Fixtures.sample("totalacceleration", ms, Fixtures.xyz(0, 0, 9.8)),
+                    ]
+                })
         }
         var session = SensorLoggerSession(pipeline: PhoneDevicePipeline(reorderDelay: 1.0))
         var outputs = session.receive(try SensorLoggerMessage.decode(batch(2, 1000)))

@@ -14,7 +14,8 @@ struct ContractEncodingTests {
         let object = try json(IMUSample(timestamp: 12.5, accel: Vector3(x: 0, y: 0, z: 9.81), mag: Vector3(x: 1, y: 2, z: 3)))
         #expect(Set(object.keys) == ["timestamp", "accel", "mag"])
         #expect(object["accel"] as? [Double] == [0, 0, 9.81])
-        let withGyro = try json(IMUSample(timestamp: 1, accel: Vector3(x: 0, y: 0, z: 0), mag: Vector3(x: 0, y: 0, z: 0), gyro: Vector3(x: 0.1, y: 0.2, z: 0.3)))
+        let withGyro = try json(
+            IMUSample(timestamp: 1, accel: Vector3(x: 0, y: 0, z: 0), mag: Vector3(x: 0, y: 0, z: 0), gyro: Vector3(x: 0.1, y: 0.2, z: 0.3)))
         #expect(withGyro["gyro"] as? [Double] == [0.1, 0.2, 0.3])
     }
 

@@ -28,7 +28,9 @@ struct DecoderFuzzTests {
                 let slow = try? decoder.decode(IMUPayload.self, from: payload)
                 if let fast {
                     accepted += 1
-                    #expect(slow == fast, "the fast path read \(String(decoding: payload, as: UTF8.self)) as \(fast), JSONDecoder as \(String(describing: slow))")
+                    #expect(
+                        slow == fast,
+                        "the fast path read \(String(decoding: payload, as: UTF8.self)) as \(fast), JSONDecoder as \(String(describing: slow))")
                 }
                 // The public entry never traps, whatever the bytes.
                 _ = try? IMUPayload.decode(payload, using: decoder)
@@ -42,9 +44,12 @@ struct DecoderFuzzTests {
         var mutator = JSONMutator(seed: 12)
         let command = Array(#"{"action":"lock","bearing":45.5,"threshold":10}"#.utf8)
         let walk = Array(#"{"action":"start","name":"Canal \u00e9"}"#.utf8)
-        let sensorLogger = Array(#"{"messageId":3,"sessionId":"s","deviceId":"d","payload":[{"name":"accelerometer","time":1732270530250000000,"values":{"x":0.1,"y":0.2,"z":9.8}},{"name":"location","time":1732270530250000000,"values":{"latitude":52.5,"longitude":13.4,"horizontalAccuracy":5}}]}"#.utf8)
+        let sensorLogger = Array(
+            #"{"messageId":3,"sessionId":"s","deviceId":"d","payload":[{"name":"accelerometer","time":1732270530250000000,"values":{"x":0.1,"y":0.2,"z":9.8}},{"name":"location","time":1732270530250000000,"values":{"latitude":52.5,"longitude":13.4,"horizontalAccuracy":5}}]}"#
+                .utf8)
         let ownTracks = Array(#"{"_type":"location","lat":52.5,"lon":13.4,"tst":1732270530,"acc":8,"alt":34}"#.utf8)
-        let gpsd = Array(#"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-11-22T10:15:30.000Z","lat":52.5,"lon":13.4,"alt":34.1,"eph":5.2}"#.utf8)
+        let gpsd = Array(
+            #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-11-22T10:15:30.000Z","lat":52.5,"lon":13.4,"alt":34.1,"eph":5.2}"#.utf8)
         // Per decoder, how many mutated payloads still decoded: each must have been exercised on both sides.
         var decoded: [String: Int] = [:]
         func count(_ name: String, _ ok: Bool) { if ok { decoded[name, default: 0] += 1 } }

@@ -1,4 +1,3 @@
-
 /// Push bodies written for these tests in the shape documented in Sensor Logger's PUSHING.md.
 enum Fixtures {
     static let t0: Int64 = 1_698_501_144_000_000_000
@@ -22,19 +21,27 @@ enum Fixtures {
         sample("accelerometer", 5, xyz(0.05, -0.02, 0.1)),
         sample("gravity", 5, xyz(0.0, 0.0, 9.80665)),
         sample("totalacceleration", 5, xyz(0.05, -0.02, 9.9)),
-        sample("location", 8, #"{"latitude":51.5007,"longitude":-0.1246,"altitude":56.2,"speed":1.4,"bearing":92.5,"horizontalAccuracy":4.8,"verticalAccuracy":3.1,"speedAccuracy":0.5,"bearingAccuracy":10}"#),
+        sample(
+            "location", 8,
+            #"{"latitude":51.5007,"longitude":-0.1246,"altitude":56.2,"speed":1.4,"bearing":92.5,"horizontalAccuracy":4.8,"verticalAccuracy":3.1,"speedAccuracy":0.5,"bearingAccuracy":10}"#
+        ),
         sample("pedometer", 9, #"{"steps":12}"#),
         sample("light", 9, #"{"lux":120}"#),
         sample("battery", 9, #"{"batteryLevel":0.8,"batteryState":"unplugged"}"#),
     ])
 
     /// An iPhone lying flat face up with "Standardise Units & Frames" off: gravity reads -z.
-    static let iOS = body(device: "F00D-CAFE", [
-        sample("magnetometer", 0, xyz(12.5, -3.25, -41.0)),
-        sample("accelerometer", 10, xyz(-0.05, 0.02, -0.1)),
-        sample("gravity", 10, xyz(0.0, 0.0, -9.80665)),
-        sample("accelerometeruncalibrated", 10, xyz(0.0, 0.0, -1.01)),
-        sample("location", 12, #"{"latitude":51.5007,"longitude":-0.1246,"altitude":102.4,"altitudeAboveMeanSeaLevel":56.2,"speed":-1,"bearing":-1,"horizontalAccuracy":4.8,"verticalAccuracy":3.1}"#),
-        sample("orientation", 12, #"{"qx":0,"qy":0,"qz":0,"qw":1,"roll":0,"pitch":0,"yaw":0}"#),
-    ])
+    static let iOS = body(
+        device: "F00D-CAFE",
+        [
+            sample("magnetometer", 0, xyz(12.5, -3.25, -41.0)),
+            sample("accelerometer", 10, xyz(-0.05, 0.02, -0.1)),
+            sample("gravity", 10, xyz(0.0, 0.0, -9.80665)),
+            sample("accelerometeruncalibrated", 10, xyz(0.0, 0.0, -1.01)),
+            sample(
+                "location", 12,
+                #"{"latitude":51.5007,"longitude":-0.1246,"altitude":102.4,"altitudeAboveMeanSeaLevel":56.2,"speed":-1,"bearing":-1,"horizontalAccuracy":4.8,"verticalAccuracy":3.1}"#
+            ),
+            sample("orientation", 12, #"{"qx":0,"qy":0,"qz":0,"qw":1,"roll":0,"pitch":0,"yaw":0}"#),
+        ])
 }

@@ -6,7 +6,8 @@ import Testing
 struct GPSDTests {
     @Test("3D TPV fix")
     func fix3D() throws {
-        let line = #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2024-05-01T12:34:56.789Z","ept":0.005,"lat":46.498293369,"lon":7.567411672,"altHAE":1343.127,"altMSL":1290.5,"epx":15.319,"epy":17.054,"epv":124.484,"track":10.3797,"speed":0.091,"climb":-0.085,"eps":34.11}"#
+        let line =
+            #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2024-05-01T12:34:56.789Z","ept":0.005,"lat":46.498293369,"lon":7.567411672,"altHAE":1343.127,"altMSL":1290.5,"epx":15.319,"epy":17.054,"epv":124.484,"track":10.3797,"speed":0.091,"climb":-0.085,"eps":34.11}"#
         let report = try GPSDReport.decode(line: line)
         guard case .fix(let fix) = report else {
             Issue.record("expected a fix, got \(report)")
@@ -22,7 +23,8 @@ struct GPSDTests {
 
     @Test("2D fix has no altitude; eph wins over epx/epy; legacy alt")
     func fix2D() throws {
-        let report = try GPSDReport.decode(line: #"{"class":"TPV","mode":2,"time":"2024-05-01T12:34:56Z","lat":1,"lon":2,"alt":50,"eph":7.5,"epx":3,"epy":4}"#)
+        let report = try GPSDReport.decode(
+            line: #"{"class":"TPV","mode":2,"time":"2024-05-01T12:34:56Z","lat":1,"lon":2,"alt":50,"eph":7.5,"epx":3,"epy":4}"#)
         #expect(report == .fix(LocationSample(timestamp: 1_714_566_896, latitude: 1, longitude: 2, horizontalAccuracy: 7.5)))
         let legacy = try GPSDReport.decode(line: #"{"class":"TPV","mode":3,"time":"2024-05-01T14:34:56+02:00","lat":1,"lon":2,"alt":50}"#)
         #expect(legacy == .fix(LocationSample(timestamp: 1_714_566_896, latitude: 1, longitude: 2, altitude: 50)))
@@ -30,7 +32,9 @@ struct GPSDTests {
 
     @Test("mode 0 and 1 mean no fix")
     func noFix() throws {
-        #expect(try GPSDReport.decode(line: #"{"class":"TPV","device":"/dev/ttyACM0","mode":1,"time":"2024-05-01T12:34:56.000Z"}"#) == .noFix(time: 1_714_566_896))
+        #expect(
+            try GPSDReport.decode(line: #"{"class":"TPV","device":"/dev/ttyACM0","mode":1,"time":"2024-05-01T12:34:56.000Z"}"#)
+                == .noFix(time: 1_714_566_896))
         #expect(try GPSDReport.decode(line: #"{"class":"TPV","mode":0}"#) == .noFix(time: nil))
     }
 
@@ -39,14 +43,16 @@ struct GPSDTests {
         #expect(try GPSDReport.decode(line: #"{"class":"\#(className)","release":"3.25"}"#) == .ignored(className))
     }
 
-    @Test("bad reports give a reason", arguments: [
-        ("", "line is empty"),
-        ("garbage", "body is not JSON: "),
-        (#"{"mode":3}"#, "class is missing"),
-        (#"{"class":"TPV","mode":3,"lat":1,"lon":2}"#, "TPV with a fix has no time"),
-        (#"{"class":"TPV","mode":3,"time":"yesterday","lat":1,"lon":2}"#, "time is not an ISO 8601 timestamp"),
-        (#"{"class":"TPV","mode":3,"time":"2024-05-01T12:34:56Z","lon":2}"#, "lat is missing"),
-    ])
+    @Test(
+        "bad reports give a reason",
+        arguments: [
+            ("", "line is empty"),
+            ("garbage", "body is not JSON: "),
+            (#"{"mode":3}"#, "class is missing"),
+            (#"{"class":"TPV","mode":3,"lat":1,"lon":2}"#, "TPV with a fix has no time"),
+            (#"{"class":"TPV","mode":3,"time":"yesterday","lat":1,"lon":2}"#, "time is not an ISO 8601 timestamp"),
+            (#"{"class":"TPV","mode":3,"time":"2024-05-01T12:34:56Z","lon":2}"#, "lat is missing"),
+        ])
     func bad(line: String, reason: String) {
         #expect {
             try GPSDReport.decode(line: line)

@@ -13,7 +13,8 @@ struct SensorLoggerExportTests {
             "Gravity.csv": "x,time,y,seconds_elapsed,z\n0,\(t0 + 10_000_000),0,0.01,\(9.8 * flip)\n0,\(t0 + 20_000_000),0,0.02,\(9.8 * flip)\n",
             "Magnetometer.csv": "time,seconds_elapsed,z,y,x\n\(t0),0,-40,0,20\n",
             "Gyroscope.csv": "seconds_elapsed,time,x,y,z\n0.005,\(t0 + 5_000_000),0.1,0.2,0.3\n",
-            "Location.csv": "time,seconds_elapsed,bearingAccuracy,speedAccuracy,verticalAccuracy,horizontalAccuracy,speed,bearing,altitude,longitude,latitude\n\(t0 + 15_000_000),0.015,0,0,1.77,15.1,0.8,-1,214.2,-0.1246,51.5007\n",
+            "Location.csv":
+                "time,seconds_elapsed,bearingAccuracy,speedAccuracy,verticalAccuracy,horizontalAccuracy,speed,bearing,altitude,longitude,latitude\n\(t0 + 15_000_000),0.015,0,0,1.77,15.1,0.8,-1,214.2,-0.1246,51.5007\n",
             "Pedometer.csv": "time,seconds_elapsed,steps\n\(t0 + 30_000_000),0.03,7\n",
             "Annotation.csv": "time,seconds_elapsed,text\n\(t0),0,hello\n",
         ]
@@ -53,7 +54,7 @@ struct SensorLoggerExportTests {
     @Test("folder paths in names are accepted; TotalAcceleration.csv is read")
     func paths() throws {
         let recording = try PhoneRecording.decode(files: [
-            "2023-10-28_14-52-24/TotalAcceleration.csv": "time,seconds_elapsed,z,y,x\n\(Self.t0),0,9.81,0.1,0.2\n",
+            "2023-10-28_14-52-24/TotalAcceleration.csv": "time,seconds_elapsed,z,y,x\n\(Self.t0),0,9.81,0.1,0.2\n"
         ])
         #expect(recording.samples == [PhoneSample(time: recording.samples[0].time, reading: .acceleration(Vector3(x: 0.2, y: 0.1, z: 9.81)))])
     }

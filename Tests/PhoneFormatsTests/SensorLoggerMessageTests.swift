@@ -76,30 +76,45 @@ struct SensorLoggerMessageTests {
     func flatFields() throws {
         let body = #"{"payload":[{"name":"Gyroscope","time":"1698501144000000000","x":"0.5","y":0,"z":-0.5}]}"#
         let message = try SensorLoggerMessage.decode(body)
-        #expect(message.readings == [SensorLoggerReading(timeNanoseconds: 1_698_501_144_000_000_000, sensor: .gyroscope(Vector3(x: 0.5, y: 0, z: -0.5)))])
+        #expect(
+            message.readings == [SensorLoggerReading(timeNanoseconds: 1_698_501_144_000_000_000, sensor: .gyroscope(Vector3(x: 0.5, y: 0, z: -0.5)))])
         #expect(message.messageId == nil)
     }
 
-    @Test("bad bodies give a one-line reason", arguments: [
-        ("", "body is empty"),
-        ("{not json", "body is not JSON: "),
-        ("[1,2]", "body is not a JSON object"),
-        (#"{"messageId":1}"#, "payload is missing"),
-        (#"{"payload":{"name":"x"}}"#, "payload is not an array"),
-        (#"{"payload":[3]}"#, "sample 0 is not an object"),
-        (#"{"payload":[{"time":1}]}"#, "sample 0: name is missing"),
-        (#"{"payload":[{"name":"light","time":1},{"name":"gravity","values":{"x":1,"y":1,"z":1}}]}"#, "sample 1 (gravity): time is missing"),
-        (#"{"payload":[{"name":"gravity","time":true,"values":{"x":1,"y":1,"z":1}}]}"#, "sample 0 (gravity): time is not a number (a boolean)"),
-        (#"{"payload":[{"name":"gravity","time":-5,"values":{"x":1,"y":1,"z":1}}]}"#, "sample 0 (gravity): time is not positive (-5)"),
-        (#"{"payload":[{"name":"gravity","time":1,"values":[1,2,3]}]}"#, "sample 0 (gravity): values is not an object"),
-        (#"{"payload":[{"name":"light","time":1},{"name":"a","time":1},{"name":"b","time":1},{"name":"accelerometer","time":1,"values":{"y":1,"z":1}}]}"#, "sample 3 (accelerometer): values.x is missing"),
-        (#"{"payload":[{"name":"accelerometer","time":1,"values":{"x":"NaN","y":1,"z":1}}]}"#, "sample 0 (accelerometer): values.x is not finite"),
-        (#"{"payload":[{"name":"accelerometer","time":1,"values":{"x":true,"y":1,"z":1}}]}"#, "sample 0 (accelerometer): values.x is not a number (a boolean)"),
-        (#"{"payload":[{"name":"accelerometer","time":1,"values":{"x":1e999,"y":1,"z":1}}]}"#, "body is not JSON: "),
-        (#"{"payload":[{"name":"location","time":1,"values":{"latitude":91,"longitude":0}}]}"#, "sample 0 (location): values.latitude is out of range (91.0)"),
-        (#"{"payload":[{"name":"location","time":1,"values":{"latitude":1}}]}"#, "sample 0 (location): values.longitude is missing"),
-        (#"{"payload":[{"name":"pedometer","time":1,"values":{"steps":-3}}]}"#, "sample 0 (pedometer): values.steps is out of range (-3.0)"),
-    ])
+    @Test(
+        "bad bodies give a one-line reason",
+        arguments: [
+            ("", "body is empty"),
+            ("{not json", "body is not JSON: "),
+            ("[1,2]", "body is not a JSON object"),
+            (#"{"messageId":1}"#, "payload is missing"),
+            (#"{"payload":{"name":"x"}}"#, "payload is not an array"),
+            (#"{"payload":[3]}"#, "sample 0 is not an object"),
+            (#"{"payload":[{"time":1}]}"#, "sample 0: name is missing"),
+            (#"{"payload":[{"name":"light","time":1},{"name":"gravity","values":{"x":1,"y":1,"z":1}}]}"#, "sample 1 (gravity): time is missing"),
+            (#"{"payload":[{"name":"gravity","time":true,"values":{"x":1,"y":1,"z":1}}]}"#, "sample 0 (gravity): time is not a number (a boolean)"),
+            (#"{"payload":[{"name":"gravity","time":-5,"values":{"x":1,"y":1,"z":1}}]}"#, "sample 0 (gravity): time is not positive (-5)"),
+            (#"{"payload":[{"name":"gravity","time":1,"values":[1,2,3]}]}"#, "sample 0 (gravity): values is not an object"),
+            (
+                #"{"payload":[{"name":"light","time":1},{"name":"a","time":1},{"name":"b","time":1},{"name":"accelerometer","time":1,"values":{"y":1,"z":1}}]}"#,
+                "sample 3 (accelerometer): values.x is missing"
+            ),
+            (
+                #"{"payload":[{"name":"accelerometer","time":1,"values":{"x":"NaN","y":1,"z":1}}]}"#,
+                "sample 0 (accelerometer): values.x is not finite"
+            ),
+            (
+                #"{"payload":[{"name":"accelerometer","time":1,"values":{"x":true,"y":1,"z":1}}]}"#,
+                "sample 0 (accelerometer): values.x is not a number (a boolean)"
+            ),
+            (#"{"payload":[{"name":"accelerometer","time":1,"values":{"x":1e999,"y":1,"z":1}}]}"#, "body is not JSON: "),
+            (
+                #"{"payload":[{"name":"location","time":1,"values":{"latitude":91,"longitude":0}}]}"#,
+                "sample 0 (location): values.latitude is out of range (91.0)"
+            ),
+            (#"{"payload":[{"name":"location","time":1,"values":{"latitude":1}}]}"#, "sample 0 (location): values.longitude is missing"),
+            (#"{"payload":[{"name":"pedometer","time":1,"values":{"steps":-3}}]}"#, "sample 0 (pedometer): values.steps is out of range (-3.0)"),
+        ])
     func badBodies(body: String, reason: String) {
         #expect {
             try SensorLoggerMessage.decode(body)

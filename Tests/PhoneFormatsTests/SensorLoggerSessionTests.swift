@@ -6,19 +6,23 @@ import Testing
 struct SensorLoggerSessionTests {
     /// An iPhone flat face up (standardisation off) without any platform evidence in the batch.
     static func iOSBatch(_ id: Int, startMillis: Int64) -> String {
-        Fixtures.body(messageId: id, (0..<5).flatMap { index -> [String] in
-            let ms = startMillis + Int64(index) * 100
-            return [
-                Fixtures.sample("magnetometer", ms, Fixtures.xyz(10, 0, -40)),
-                Fixtures.sample("accelerometer", ms, Fixtures.xyz(0, 0, -0.1)),
-                Fixtures.sample("gravity", ms, Fixtures.xyz(0, 0, -9.8)),
-            ]
-        })
+        Fixtures.body(
+            messageId: id,
+            (0..<5).flatMap { index -> [String] in
+                let ms = startMillis + Int64(index) * 100
+                return [
+                    Fixtures.sample("magnetometer", ms, Fixtures.xyz(10, 0, -40)),
+                    Fixtures.sample("accelerometer", ms, Fixtures.xyz(0, 0, -0.1)),
+                    Fixtures.sample("gravity", ms, Fixtures.xyz(0, 0, -9.8)),
+                ]
+            })
     }
 
-    static let iOSLocation = Fixtures.body(messageId: 3, [
-        Fixtures.sample("location", 1000, #"{"latitude":51.5,"longitude":-0.12,"altitude":100,"altitudeAboveMeanSeaLevel":54}"#),
-    ])
+    static let iOSLocation = Fixtures.body(
+        messageId: 3,
+        [
+            Fixtures.sample("location", 1000, #"{"latitude":51.5,"longitude":-0.12,"altitude":100,"altitudeAboveMeanSeaLevel":54}"#)
+        ])
 
     private func accelZ(_ outputs: [PhoneOutput]) -> [Double] {
         outputs.compactMap { if case .imu(let sample) = $0 { (sample.accel.z * 1000).rounded() / 1000 } else { nil } }

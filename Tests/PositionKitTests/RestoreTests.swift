@@ -79,9 +79,10 @@ struct RestoreTests {
         let retained = output.last
         let latestHeading = headingAfter[crash]
 
-        var restarted = try retained.map {
-            try PositionCalculator(restoring: $0, currentHeading: latestHeading, stepsPerUpdate: stepsPerUpdate, stepLength: stepLength)
-        } ?? PositionCalculator(stepsPerUpdate: stepsPerUpdate, stepLength: stepLength)
+        var restarted =
+            try retained.map {
+                try PositionCalculator(restoring: $0, currentHeading: latestHeading, stepsPerUpdate: stepsPerUpdate, stepLength: stepLength)
+            } ?? PositionCalculator(stepsPerUpdate: stepsPerUpdate, stepLength: stepLength)
         if retained == nil, let heading = latestHeading { output += try restarted.applyHeading(heading) }
         output += restarted.applyPendingBatches()
         for input in inputs[(redelivered ? crash : crash + 1)...] { output += try apply(input, to: &restarted) }

@@ -21,13 +21,17 @@ struct PositionOptionsTests {
         let defaults = PositionConfiguration(config: ConfigReader(provider: InMemoryProvider(values: [:])))
         #expect(defaults == PositionConfiguration.defaults)
         #expect(defaults.headingSource == .device && !defaults.estimatedStepLength && defaults.stepLength == 0.75)
-        let walking = PositionConfiguration(config: ConfigReader(provider: InMemoryProvider(values: [
-            "heading.source": "walking", "step.length": "estimated",
-        ])))
+        let walking = PositionConfiguration(
+            config: ConfigReader(
+                provider: InMemoryProvider(values: [
+                    "heading.source": "walking", "step.length": "estimated",
+                ])))
         #expect(walking.headingSource == .walking && walking.estimatedStepLength && walking.stepLength == 0.75)
-        let metres = PositionConfiguration(config: ConfigReader(provider: InMemoryProvider(values: [
-            "heading.source": "device", "step.length": 0.8,
-        ])))
+        let metres = PositionConfiguration(
+            config: ConfigReader(
+                provider: InMemoryProvider(values: [
+                    "heading.source": "device", "step.length": 0.8,
+                ])))
         #expect(metres.headingSource == .device && !metres.estimatedStepLength && metres.stepLength == 0.8)
     }
 

@@ -105,8 +105,9 @@ struct PositionServiceTests {
         _ = try await fixture.positions(2)
         try await fixture.probe.publish("stepcompass/r1/cmd/reset-position", "{}")
         let reset = try await fixture.positions(1)
-        #expect(reset.first.map { ($0.x, $0.y, $0.steps, $0.updates, $0.distance, $0.sessionSteps) }
-            .map { $0 == (0, 0, 0, 0, 0, 25) } == true)
+        #expect(
+            reset.first.map { ($0.x, $0.y, $0.steps, $0.updates, $0.distance, $0.sessionSteps) }
+                .map { $0 == (0, 0, 0, 0, 0, 25) } == true)
         try await fixture.probe.publish("stepcompass/r1/steps", #"{"steps": 37}"#)
         let after = try await fixture.positions(1)
         #expect(after.first?.steps == 12 && after.first?.updates == 1)
@@ -175,7 +176,8 @@ struct PositionServiceTests {
     @Test("a retained position with a batch still due is restored and the batch applied")
     func restoresPendingBatch() async throws {
         let fixture = try await InMemoryFixture()
-        let state = #"{"timestamp": "2026-11-22T10:00:00.000Z", "x": 7.5, "y": 0, "steps": 25, "sessionSteps": 25, "distance": 18.75, "heading": 0, "updates": 1}"#
+        let state =
+            #"{"timestamp": "2026-11-22T10:00:00.000Z", "x": 7.5, "y": 0, "steps": 25, "sessionSteps": 25, "distance": 18.75, "heading": 0, "updates": 1}"#
         try await fixture.probe.publish("stepcompass/q1/position", state, retain: true)
         _ = try await fixture.positions(1)
         try await fixture.probe.publish("stepcompass/q1/heading", #"{"heading": 90}"#, qos: .atMostOnce, retain: true)
@@ -186,8 +188,9 @@ struct PositionServiceTests {
         await service.stop()
     }
 
-    @Test("after a restart, queued QoS 1 steps are counted exactly once on top of the retained position",
-          arguments: [false, true])
+    @Test(
+        "after a restart, queued QoS 1 steps are counted exactly once on top of the retained position",
+        arguments: [false, true])
     func restart(crash: Bool) async throws {
         let fixture = try await InMemoryFixture()
         let firstBus = fixture.serviceBus()

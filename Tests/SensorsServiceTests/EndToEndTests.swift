@@ -20,8 +20,9 @@ struct EndToEndTests {
         return nil
     }
 
-    @Test("dead reckoning with true headings stays within a few percent of the distance walked",
-          .enabled(if: EndToEndTests.positionExecutable != nil))
+    @Test(
+        "dead reckoning with true headings stays within a few percent of the distance walked",
+        .enabled(if: EndToEndTests.positionExecutable != nil))
     func deadReckoningError() async throws {
         try await withBroker { broker in
             let harness = MosquittoHarness(port: broker.port)
@@ -33,9 +34,11 @@ struct EndToEndTests {
             let process = Process()
             let executable = try #require(Self.positionExecutable as URL?)
             process.executableURL = executable
-            process.arguments = ["--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)",
-                                 "--mqtt-client-id", "e2e-position-\(UUID().uuidString.prefix(8))", "--settle-ms", "200",
-                                 "--log-level", "warning"]
+            process.arguments = [
+                "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)",
+                "--mqtt-client-id", "e2e-position-\(UUID().uuidString.prefix(8))", "--settle-ms", "200",
+                "--log-level", "warning",
+            ]
             let (ended, endedContinuation) = AsyncStream.makeStream(of: Int32.self)
             process.terminationHandler = { endedContinuation.yield($0.terminationStatus) }
             try process.run()
@@ -51,11 +54,13 @@ struct EndToEndTests {
                 var history: [(steps: Int, x: Double, y: Double)] = []
                 for await message in truthFeed {
                     guard let truth = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any],
-                          let heading = truth["heading"] as? Double else { continue }
+                        let heading = truth["heading"] as? Double
+                    else { continue }
                     history.append((truth["steps"] as? Int ?? 0, truth["x"] as? Double ?? 0, truth["y"] as? Double ?? 0))
-                    try? await probe.publish(BusMessage(
-                        topic: "stepcompass/walker-1/heading", text: #"{"heading": \#(heading), "status": "ok"}"#,
-                        qos: .atMostOnce, retain: true))
+                    try? await probe.publish(
+                        BusMessage(
+                            topic: "stepcompass/walker-1/heading", text: #"{"heading": \#(heading), "status": "ok"}"#,
+                            qos: .atMostOnce, retain: true))
                     if Task.isCancelled { break }
                 }
                 return history
@@ -84,7 +89,13 @@ struct EndToEndTests {
             let exitStatus = await endings.next()
             #expect(exitStatus == 0)
 
-            struct Position: Decodable { let x: Double; let y: Double; let steps: Int; let updates: Int; let distance: Double }
+            struct Position: Decodable {
+                let x: Double
+                let y: Double
+                let steps: Int
+                let updates: Int
+                let distance: Double
+            }
             let last = try #require(try received.last.map { try JSONDecoder().decode(Position.self, from: $0.payload) })
             let decoded = try received.map { try JSONDecoder().decode(Position.self, from: $0.payload) }
             let lastBatch = decoded.last { $0.steps == $0.updates * 10 } ?? last

@@ -82,8 +82,9 @@ func replayExport(_ file: URL, speed: Double = 1, clock: some Clock<Duration> = 
 func decoded(_ messages: [BusMessage]) throws -> [Published] {
     try messages.map { message in
         #expect(message.topic.hasPrefix("stepcompass/walker-1/"))
-        return Published(suffix: String(message.topic.dropFirst("stepcompass/walker-1/".count)), body: try json(message),
-                         qos: message.qos, retain: message.retain)
+        return Published(
+            suffix: String(message.topic.dropFirst("stepcompass/walker-1/".count)), body: try json(message),
+            qos: message.qos, retain: message.retain)
     }
 }
 
@@ -106,36 +107,36 @@ enum Exports {
     static func phyphox(withTime: Bool = true) -> [String: String] {
         var files = [
             "Accelerometer.csv": """
-                "Time (s)","Acceleration x (m/s^2)","Acceleration y (m/s^2)","Acceleration z (m/s^2)"
-                1.000000000E-1,1.000000000E-1,2.000000000E-1,9.800000000E0
-                2.000000000E-1,1.100000000E-1,2.100000000E-1,9.810000000E0
-                2.500000000E-1,NaN,NaN,NaN
-                3.000000000E-1,1.200000000E-1,2.200000000E-1,9.820000000E0
-                1.100000000E0,1.300000000E-1,2.300000000E-1,9.830000000E0
+            "Time (s)","Acceleration x (m/s^2)","Acceleration y (m/s^2)","Acceleration z (m/s^2)"
+            1.000000000E-1,1.000000000E-1,2.000000000E-1,9.800000000E0
+            2.000000000E-1,1.100000000E-1,2.100000000E-1,9.810000000E0
+            2.500000000E-1,NaN,NaN,NaN
+            3.000000000E-1,1.200000000E-1,2.200000000E-1,9.820000000E0
+            1.100000000E0,1.300000000E-1,2.300000000E-1,9.830000000E0
 
-                """,
+            """,
             "Magnetometer.csv": """
-                "Time (s)","Magnetic field x (µT)","Magnetic field y (µT)","Magnetic field z (µT)"
-                0.000000000E0,2.000000000E1,0.000000000E0,-4.000000000E1
-                1.000000000E0,2.100000000E1,1.000000000E0,-4.100000000E1
+            "Time (s)","Magnetic field x (µT)","Magnetic field y (µT)","Magnetic field z (µT)"
+            0.000000000E0,2.000000000E1,0.000000000E0,-4.000000000E1
+            1.000000000E0,2.100000000E1,1.000000000E0,-4.100000000E1
 
-                """,
+            """,
             "Gyroscope.csv": """
-                "Time (s)","Gyroscope x (rad/s)","Gyroscope y (rad/s)","Gyroscope z (rad/s)"
-                5.000000000E-2,1.000000000E-2,2.000000000E-2,3.000000000E-2
+            "Time (s)","Gyroscope x (rad/s)","Gyroscope y (rad/s)","Gyroscope z (rad/s)"
+            5.000000000E-2,1.000000000E-2,2.000000000E-2,3.000000000E-2
 
-                """,
+            """,
             "Location.csv": """
-                "Time (s)","Latitude (°)","Longitude (°)","Height (m)","Velocity (m/s)","Direction (°)","Horizontal Accuracy (m)","Vertical Accuracy (m)"
-                2.500000000E-1,4.815270000E1,1.159180000E1,5.200000000E2,1.200000000E0,9.000000000E1,5.000000000E0,3.000000000E0
+            "Time (s)","Latitude (°)","Longitude (°)","Height (m)","Velocity (m/s)","Direction (°)","Horizontal Accuracy (m)","Vertical Accuracy (m)"
+            2.500000000E-1,4.815270000E1,1.159180000E1,5.200000000E2,1.200000000E0,9.000000000E1,5.000000000E0,3.000000000E0
 
-                """,
+            """,
             "meta/device.csv": """
-                "property","value"
-                "deviceBrand","google"
-                "deviceModel","Pixel 7"
+            "property","value"
+            "deviceBrand","google"
+            "deviceModel","Pixel 7"
 
-                """,
+            """,
         ]
         if withTime {
             files["meta/time.csv"] = """
@@ -157,7 +158,8 @@ enum Exports {
         func t(_ milliseconds: Int64) -> Int64 { t0 + milliseconds * 1_000_000 }
         var files = [
             "Metadata.csv": "version,device name,recording time,platform,appVersion\n3,Test Phone,2023-11-14_22-13-20,\(platform),1.40.0\n",
-            "Accelerometer.csv": "time,seconds_elapsed,z,y,x\n\(t(10)),0.01,\(0.1 * flip),\(0.2 * flip),\(0.3 * flip)\n\(t(20)),0.02,\(0.4 * flip),0,0\n",
+            "Accelerometer.csv":
+                "time,seconds_elapsed,z,y,x\n\(t(10)),0.01,\(0.1 * flip),\(0.2 * flip),\(0.3 * flip)\n\(t(20)),0.02,\(0.4 * flip),0,0\n",
             "Gravity.csv": "time,seconds_elapsed,z,y,x\n\(t(10)),0.01,\(9.8 * flip),0,0\n\(t(20)),0.02,\(9.8 * flip),0,0\n",
             "Magnetometer.csv": "time,seconds_elapsed,z,y,x\n\(t(0)),0,-40,0,20\n",
             "Gyroscope.csv": "time,seconds_elapsed,z,y,x\n\(t(5)),0.005,0.03,0.02,0.01\n",
@@ -166,7 +168,8 @@ enum Exports {
         ]
         if platform == "android" {
             files["TotalAcceleration.csv"] = "time,seconds_elapsed,z,y,x\n\(t(10)),0.01,9.9,0.2,0.3\n\(t(20)),0.02,10.2,0,0\n"
-            files["Location.csv"] = "time,seconds_elapsed,bearingAccuracy,speedAccuracy,verticalAccuracy,horizontalAccuracy,speed,bearing,altitude,longitude,latitude\n\(t(15)),0.015,0,0,1.77,15.1,0.8,-1,214.2,-0.1246,51.5007\n"
+            files["Location.csv"] =
+                "time,seconds_elapsed,bearingAccuracy,speedAccuracy,verticalAccuracy,horizontalAccuracy,speed,bearing,altitude,longitude,latitude\n\(t(15)),0.015,0,0,1.77,15.1,0.8,-1,214.2,-0.1246,51.5007\n"
         }
         return files
     }
@@ -192,9 +195,10 @@ struct PhoneExportReplayTests {
 
         let imu = replayed.filter { $0.suffix == "imu" }
         #expect(imu.allSatisfy { $0.qos == .atMostOnce && !$0.retain })
-        #expect(imu.map { $0.body["timestamp"] as? String } == [
-            "2023-11-14T22:13:20.100Z", "2023-11-14T22:13:20.200Z", "2023-11-14T22:13:20.300Z", "2023-11-14T22:13:21.100Z",
-        ])
+        #expect(
+            imu.map { $0.body["timestamp"] as? String } == [
+                "2023-11-14T22:13:20.100Z", "2023-11-14T22:13:20.200Z", "2023-11-14T22:13:20.300Z", "2023-11-14T22:13:21.100Z",
+            ])
         #expect(imu.map { $0.vector("accel") } == [[0.1, 0.2, 9.8], [0.11, 0.21, 9.81], [0.12, 0.22, 9.82], [0.13, 0.23, 9.83]])
         #expect(imu.map { $0.vector("mag") } == [[20, 0, -40], [20, 0, -40], [20, 0, -40], [21, 1, -41]])
         #expect(imu.allSatisfy { $0.vector("gyro") == [0.01, 0.02, 0.03] })

@@ -35,8 +35,10 @@ struct SensorsFixture {
     /// Runs the service to the end of its duration and returns what it published.
     func run(_ configuration: SensorsConfiguration) async throws -> [BusMessage] {
         let (context, _) = makeContext(service)
-        try await SensorsService(configuration: configuration, context: context, clock: ContinuousClock(),
-                                 fieldSource: ConstantGeomagneticField.munich).run()
+        try await SensorsService(
+            configuration: configuration, context: context, clock: ContinuousClock(),
+            fieldSource: ConstantGeomagneticField.munich
+        ).run()
         return await messages.collect(1_000_000, timeout: .milliseconds(100))
     }
 }
@@ -149,14 +151,16 @@ struct SensorsServiceTests {
         let fixture = try await SensorsFixture()
         let (context, _) = makeContext(fixture.service)
         #expect(throws: SensorsError.self) {
-            try SensorsService(configuration: fast(["bad.id"]), context: context, clock: ContinuousClock(),
-                               fieldSource: ConstantGeomagneticField.munich)
+            try SensorsService(
+                configuration: fast(["bad.id"]), context: context, clock: ContinuousClock(),
+                fieldSource: ConstantGeomagneticField.munich)
         }
         var slow = fast()
         slow.speed = 0
         #expect(throws: SensorsError.self) {
-            try SensorsService(configuration: slow, context: context, clock: ContinuousClock(),
-                               fieldSource: ConstantGeomagneticField.munich)
+            try SensorsService(
+                configuration: slow, context: context, clock: ContinuousClock(),
+                fieldSource: ConstantGeomagneticField.munich)
         }
         #expect(fixture.broker.publishedCount == 0)
     }
@@ -170,8 +174,10 @@ struct SensorsServiceTests {
         recorderBus.connect()
         let (recorderContext, recorderReady) = makeContext(recorderBus)
         let recorder = Task {
-            try await SensorRecorder(device: "walker-1", file: file, duration: nil, context: recorderContext,
-                                     clock: ContinuousClock()).record()
+            try await SensorRecorder(
+                device: "walker-1", file: file, duration: nil, context: recorderContext,
+                clock: ContinuousClock()
+            ).record()
         }
         var ready = recorderReady.makeAsyncIterator()
         await ready.next()
@@ -183,8 +189,10 @@ struct SensorsServiceTests {
 
         let replayFixture = try await SensorsFixture()
         let (context, _) = makeContext(replayFixture.service)
-        let published = try await SensorReplayer(device: "walker-1", file: file, speed: 20, context: context,
-                                                 clock: ContinuousClock()).replay()
+        let published = try await SensorReplayer(
+            device: "walker-1", file: file, speed: 20, context: context,
+            clock: ContinuousClock()
+        ).replay()
         #expect(published == original.count)
         let replayed = await replayFixture.messages.collect(1_000_000, timeout: .milliseconds(100))
         #expect(replayed.map(\.topic) == original.map(\.topic))

@@ -7,8 +7,9 @@ import MosquittoBus
 import ServiceLifecycle
 import ServiceRuntime
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("Metrics: topic kinds, and GET /metrics of a service on a real broker")
@@ -45,8 +46,9 @@ struct MetricsTests {
         }
     }
 
-    @Test("a service with metrics.port serves its traffic, rejections and connection in the Prometheus text format",
-          .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
+    @Test(
+        "a service with metrics.port serves its traffic, rejections and connection in the Prometheus text format",
+        .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
     func endpoint() async throws {
         try await withBroker { broker in
             let port = try MosquittoBrokerProcess.reserveFreePort()

@@ -22,15 +22,17 @@ struct PayloadDecoderTests {
         #expect(steps.steps == 12)
     }
 
-    @Test("each kind of bad input gets a message that says what is wrong", arguments: [
-        ("", "empty"),
-        ("[1, 2]", "not a JSON object"),
-        (#"{"steps": 1"#, "not valid JSON"),
-        (#"{"timestamp": "x"}"#, "'steps' is missing"),
-        (#"{"steps": "12"}"#, "'steps' has the wrong type: expected an integer"),
-        (#"{"steps": null}"#, "'steps' is null"),
-        (#"{"steps": NaN}"#, "not valid JSON"),
-    ])
+    @Test(
+        "each kind of bad input gets a message that says what is wrong",
+        arguments: [
+            ("", "empty"),
+            ("[1, 2]", "not a JSON object"),
+            (#"{"steps": 1"#, "not valid JSON"),
+            (#"{"timestamp": "x"}"#, "'steps' is missing"),
+            (#"{"steps": "12"}"#, "'steps' has the wrong type: expected an integer"),
+            (#"{"steps": null}"#, "'steps' is null"),
+            (#"{"steps": NaN}"#, "not valid JSON"),
+        ])
     func badInput(payload: String, expected: String) {
         #expect {
             _ = try decoder.decode(Steps.self, from: Data(payload.utf8))

@@ -35,7 +35,8 @@ struct ActivityKillTests {
         let now = Date().timeIntervalSince1970
         let formatter = ISO8601DateFormatter()
         let correlation = UUID().uuidString
-        let request = #"{"device":"\#(device)","from":"\#(formatter.string(from: Date(timeIntervalSince1970: now - 2 * 86_400)))","to":"\#(formatter.string(from: Date(timeIntervalSince1970: now + 2 * 86_400)))","granularity":"day","replyTo":"\#(replyTo)","correlationId":"\#(correlation)"}"#
+        let request =
+            #"{"device":"\#(device)","from":"\#(formatter.string(from: Date(timeIntervalSince1970: now - 2 * 86_400)))","to":"\#(formatter.string(from: Date(timeIntervalSince1970: now + 2 * 86_400)))","granularity":"day","replyTo":"\#(replyTo)","correlationId":"\#(correlation)"}"#
         try await bus.publish(BusMessage(topic: "\(prefix)/activity/history", text: request, qos: .atLeastOnce))
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
@@ -71,8 +72,9 @@ struct ActivityKillTests {
             func count(_ device: Int, _ round: Int) -> Int { round * (device + 2) }
             for round in 1...rounds {
                 for (index, device) in devices.enumerated() {
-                    try await publisher.publish(BusMessage(
-                        topic: "\(prefix)/\(device)/steps", text: #"{"steps":\#(count(index, round))}"#, qos: .atLeastOnce))
+                    try await publisher.publish(
+                        BusMessage(
+                            topic: "\(prefix)/\(device)/steps", text: #"{"steps":\#(count(index, round))}"#, qos: .atLeastOnce))
                 }
                 if round == rounds / 3 {
                     // The first instance has written steps before it is killed.
@@ -97,8 +99,9 @@ struct ActivityKillTests {
             #expect(await Self.online(status), "stepcompass-activity did not come back online (database): \(second.output)")
             // The final cumulative counts, after the restart.
             for (index, device) in devices.enumerated() {
-                try await publisher.publish(BusMessage(
-                    topic: "\(prefix)/\(device)/steps", text: #"{"steps":\#(count(index, rounds + 1))}"#, qos: .atLeastOnce))
+                try await publisher.publish(
+                    BusMessage(
+                        topic: "\(prefix)/\(device)/steps", text: #"{"steps":\#(count(index, rounds + 1))}"#, qos: .atLeastOnce))
             }
             try await publisher.flush()
 

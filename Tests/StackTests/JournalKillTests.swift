@@ -14,7 +14,8 @@ struct JournalKillTests {
     static let journal = ServiceExecutable(name: "stepcompass-journal")
 
     /// A `journal/walks` reply for `request`, matched by its correlation id.
-    static func walks(_ request: String, prefix: String, bus: MosquittoBus, replies: BusSubscription, replyTo: String) async throws -> [String: Any]? {
+    static func walks(_ request: String, prefix: String, bus: MosquittoBus, replies: BusSubscription, replyTo: String) async throws -> [String: Any]?
+    {
         let correlation = UUID().uuidString
         let body = request.dropLast() + #","replyTo":"\#(replyTo)","correlationId":"\#(correlation)"}"#
         try await bus.publish(BusMessage(topic: "\(prefix)/journal/walks", text: String(body), qos: .atLeastOnce))
@@ -42,18 +43,22 @@ struct JournalKillTests {
             let photoMessages = try await client.subscribe(to: try TopicFilter("\(prefix)/+/journal/photo"), qos: .atLeastOnce)
             let replyTo = "\(prefix)/test/replies"
             let replies = try await client.subscribe(to: try TopicFilter(replyTo), qos: .atLeastOnce)
-            try await client.publish(BusMessage(
-                topic: "\(prefix)/runner/permissions", text: #"{"motion":"authorized","location":"authorized"}"#, qos: .atLeastOnce, retain: true))
+            try await client.publish(
+                BusMessage(
+                    topic: "\(prefix)/runner/permissions", text: #"{"motion":"authorized","location":"authorized"}"#, qos: .atLeastOnce, retain: true)
+            )
 
             let first = try Self.journal.start(port: broker.port, prefix: prefix, arguments: arguments)
             #expect(await ActivityKillTests.online(status), "stepcompass-journal did not come online: \(first.output)")
-            try await client.publish(BusMessage(topic: "\(prefix)/runner/cmd/walk", text: #"{"action":"start","name":"Interrupted"}"#, qos: .atLeastOnce))
+            try await client.publish(
+                BusMessage(topic: "\(prefix)/runner/cmd/walk", text: #"{"action":"start","name":"Interrupted"}"#, qos: .atLeastOnce))
             func fix(_ step: Int) async throws {
                 let latitude = 52.5 + Double(step) * 10 / 111_194.9
                 let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_782_900_000 + Double(step) * 6))
-                try await client.publish(BusMessage(
-                    topic: "\(prefix)/runner/location",
-                    text: #"{"timestamp":"\#(time)","latitude":\#(latitude),"longitude":13.4,"horizontalAccuracy":4}"#, qos: .atLeastOnce))
+                try await client.publish(
+                    BusMessage(
+                        topic: "\(prefix)/runner/location",
+                        text: #"{"timestamp":"\#(time)","latitude":\#(latitude),"longitude":13.4,"horizontalAccuracy":4}"#, qos: .atLeastOnce))
             }
             for step in 0...12 { try await fix(step) }  // 120 m: photo points at 50 and 100 m
             let before = await photoMessages.first(within: .seconds(20)) { $0.text.contains(#""point":2"#) && $0.text.contains(#""status":"found""#) }
@@ -68,10 +73,13 @@ struct JournalKillTests {
 
             let second = try Self.journal.start(port: broker.port, prefix: prefix, arguments: arguments)
             #expect(await ActivityKillTests.online(status), "stepcompass-journal did not come back online: \(second.output)")
-            let last = await photoMessages.first(within: .seconds(20)) { $0.text.contains(#""point":6"#) && !$0.text.contains(#""status":"pending""#) }
+            let last = await photoMessages.first(within: .seconds(20)) {
+                $0.text.contains(#""point":6"#) && !$0.text.contains(#""status":"pending""#)
+            }
             #expect(last != nil, "the sixth point (300 m) never got its lookup: \(second.output)")
 
-            let walk = try #require(try await Self.walks(#"{"device":"runner","walk":"\#(walkID)"}"#, prefix: prefix, bus: client, replies: replies, replyTo: replyTo))
+            let walk = try #require(
+                try await Self.walks(#"{"device":"runner","walk":"\#(walkID)"}"#, prefix: prefix, bus: client, replies: replies, replyTo: replyTo))
             let summary = try #require(walk["walk"] as? [String: Any])
             #expect(summary["stopped"] is NSNull, "the walk did not go on after the restart")
             let distance = try #require(summary["distance"] as? Double)

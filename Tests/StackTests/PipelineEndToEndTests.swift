@@ -9,8 +9,17 @@ import Testing
 /// position end from the simulator's truth after a 300 m walk?
 @Suite("Step compass pipeline end to end", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
 struct PipelineEndToEndTests {
-    struct Truth: Decodable { let x: Double; let y: Double; let steps: Int }
-    struct Position: Decodable { let x: Double; let y: Double; let steps: Int; let updates: Int }
+    struct Truth: Decodable {
+        let x: Double
+        let y: Double
+        let steps: Int
+    }
+    struct Position: Decodable {
+        let x: Double
+        let y: Double
+        let steps: Int
+        let updates: Int
+    }
 
     @Test("a 300 m walk ends within 5 % of the distance walked")
     func deadReckoning() async throws {
@@ -47,7 +56,9 @@ struct PipelineEndToEndTests {
             let error = ((batch.x - truth.x) * (batch.x - truth.x) + (batch.y - truth.y) * (batch.y - truth.y)).squareRoot()
             let walked = Double(batchSteps) * 0.75
             let percent = 100 * error / walked
-            print("pipeline end to end: \(batchSteps) steps, \(walked) m walked in batches, position error \(String(format: "%.2f", error)) m = \(String(format: "%.2f", percent)) % of the distance")
+            print(
+                "pipeline end to end: \(batchSteps) steps, \(walked) m walked in batches, position error \(String(format: "%.2f", error)) m = \(String(format: "%.2f", percent)) % of the distance"
+            )
             #expect(walked >= 280)
             #expect(percent < 5)
 

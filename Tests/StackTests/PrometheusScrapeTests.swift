@@ -4,8 +4,9 @@ import Foundation
 import Logging
 import MosquittoBus
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The whole stack's real executables, each with `--metrics-port`, scraped by Debian's real `prometheus`: every
@@ -31,7 +32,9 @@ struct PrometheusScrapeTests {
                 switch service.service {
                 case "activity": arguments += ["--data-dir", folder.appendingPathComponent("activity").path]
                 case "journal":
-                    arguments += ["--data-dir", folder.appendingPathComponent("journal").path, "--cache-dir", folder.appendingPathComponent("photos").path]
+                    arguments += [
+                        "--data-dir", folder.appendingPathComponent("journal").path, "--cache-dir", folder.appendingPathComponent("photos").path,
+                    ]
                 case "sensors": arguments += ["--devices", "2"]
                 default: break
                 }
@@ -120,23 +123,27 @@ struct PrometheusProcess {
         let configuration = folder.appendingPathComponent("prometheus.yml")
         try "global:\n  scrape_interval: 1s\nscrape_configs:\n\(jobs)\n".write(to: configuration, atomically: true, encoding: .utf8)
         let port = try MosquittoBrokerProcess.reserveFreePort()
-        let process = try ChildProcess(executable: binary, arguments: [
-            "--config.file=\(configuration.path)", "--storage.tsdb.path=\(folder.appendingPathComponent("tsdb").path)",
-            "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn",
-        ])
+        let process = try ChildProcess(
+            executable: binary,
+            arguments: [
+                "--config.file=\(configuration.path)", "--storage.tsdb.path=\(folder.appendingPathComponent("tsdb").path)",
+                "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn",
+            ])
         return PrometheusProcess(process: process, port: port)
     }
 
     private func get(_ path: String) async -> [String: Any]? {
         guard let url = URL(string: "http://127.0.0.1:\(port)\(path)"),
-            let (data, _) = try? await URLSession.shared.data(from: url) else { return nil }
+            let (data, _) = try? await URLSession.shared.data(from: url)
+        else { return nil }
         return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 
     /// Each job's health (`up`, `down`, `unknown`).
     func targetHealth() async -> [String: String] {
         guard let data = await get("/api/v1/targets")?["data"] as? [String: Any],
-            let active = data["activeTargets"] as? [[String: Any]] else { return [:] }
+            let active = data["activeTargets"] as? [[String: Any]]
+        else { return [:] }
         var health: [String: String] = [:]
         for target in active {
             if let job = (target["labels"] as? [String: Any])?["job"] as? String { health[job] = target["health"] as? String }
@@ -149,7 +156,8 @@ struct PrometheusProcess {
         let encoded = expression.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? expression
         guard let data = await get("/api/v1/query?query=\(encoded)")?["data"] as? [String: Any],
             let result = (data["result"] as? [[String: Any]])?.first,
-            let pair = result["value"] as? [Any], pair.count == 2, let text = pair[1] as? String else { return nil }
+            let pair = result["value"] as? [Any], pair.count == 2, let text = pair[1] as? String
+        else { return nil }
         return Double(text)
     }
 }

@@ -8,9 +8,11 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
     var service: String { String(name.dropFirst("stepcompass-".count)) }
     var description: String { name }
 
-    static let services = ["stepcompass-sensors", "stepcompass-compass", "stepcompass-position", "stepcompass-markers",
-                                  "stepcompass-dashboard", "stepcompass-bridge"]
-        .map(ServiceExecutable.init(name:))
+    static let services = [
+        "stepcompass-sensors", "stepcompass-compass", "stepcompass-position", "stepcompass-markers",
+        "stepcompass-dashboard", "stepcompass-bridge",
+    ]
+    .map(ServiceExecutable.init(name:))
 
     static var binaryDirectory: URL {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

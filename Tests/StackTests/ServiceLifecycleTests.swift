@@ -51,8 +51,9 @@ struct ServiceLifecycleTests {
         if status == nil { process.signal(SIGKILL) }
     }
 
-    @Test("online, offline on SIGTERM with exit 0, last will on SIGKILL, back online after a broker restart",
-          arguments: ServiceExecutable.services)
+    @Test(
+        "online, offline on SIGTERM with exit 0, last will on SIGKILL, back online after a broker restart",
+        arguments: ServiceExecutable.services)
     func lifecycle(_ executable: ServiceExecutable) async throws {
         try await withBroker { broker in
             let prefix = "it\(UUID().uuidString.prefix(6))"

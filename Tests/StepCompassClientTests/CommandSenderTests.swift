@@ -4,6 +4,7 @@ import Foundation
 import InMemoryBus
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("Sending device commands and waiting for their effect")
@@ -48,13 +49,19 @@ struct CommandSenderTests {
     @Test("the retained state from before the command does not count as a confirmation")
     func replayedStateDoesNotConfirm() async throws {
         let pair = InMemoryPair()
-        try await pair.publish("stepcompass/walker-1/bearing-lock",
-                               #"{"locked":true,"bearing":45,"deviation":1,"threshold":10,"exceeded":false}"#, retain: true)
+        try await pair.publish(
+            "stepcompass/walker-1/bearing-lock",
+            #"{"locked":true,"bearing":45,"deviation":1,"threshold":10,"exceeded":false}"#, retain: true)
         let sender = CommandSender(bus: pair.client, topics: pair.topics, confirmationWindow: .milliseconds(300))
         let outcome = try await sender.send(.lock(bearing: 45, threshold: 10), to: "walker-1")
-        #expect(outcome.status == .unconfirmed(waited: .milliseconds(300), service: "compass",
-                                               lastSeen: "Locked on 45° NE: +1° off (limit 10°)"))
-        #expect(outcome.lines[1] == "sent, but not confirmed within 0.3 s: is stepcompass-compass running? (last reported: Locked on 45° NE: +1° off (limit 10°))")
+        #expect(
+            outcome.status
+                == .unconfirmed(
+                    waited: .milliseconds(300), service: "compass",
+                    lastSeen: "Locked on 45° NE: +1° off (limit 10°)"))
+        #expect(
+            outcome.lines[1]
+                == "sent, but not confirmed within 0.3 s: is stepcompass-compass running? (last reported: Locked on 45° NE: +1° off (limit 10°))")
     }
 
     @Test("unlock is confirmed by an unlocked bearing-lock")
@@ -73,7 +80,8 @@ struct CommandSenderTests {
         let services = pair.services
         let compass = Task {
             for await command in commands {
-                let report = #"{"timestamp":"2026-11-22T10:00:00.000Z","topic":"\#(command.topic)","error":"no heading is known for this device yet: give a 'bearing' to lock","payload":"{}"}"#
+                let report =
+                    #"{"timestamp":"2026-11-22T10:00:00.000Z","topic":"\#(command.topic)","error":"no heading is known for this device yet: give a 'bearing' to lock","payload":"{}"}"#
                 try? await services.publish(BusMessage(topic: "stepcompass/errors/compass", text: report))
             }
         }
@@ -83,18 +91,23 @@ struct CommandSenderTests {
             Issue.record("a rejected command succeeded")
         } catch let error as StepCompassClientError {
             #expect(error.code == .errorReply)
-            #expect(error.message == "the compass service rejected the command on stepcompass/w/cmd/bearing-lock: no heading is known for this device yet: give a 'bearing' to lock")
+            #expect(
+                error.message
+                    == "the compass service rejected the command on stepcompass/w/cmd/bearing-lock: no heading is known for this device yet: give a 'bearing' to lock"
+            )
         }
     }
 
-    @Test("each command goes to its topic with its payload", arguments: [
-        (DeviceCommand.calibrate(reset: false), "cmd/calibrate", #"{"action":"start"}"#),
-        (.calibrate(reset: true), "cmd/calibrate", #"{"action":"reset"}"#),
-        (.north(.true), "cmd/settings", #"{"north":"true"}"#),
-        (.north(.magnetic), "cmd/settings", #"{"north":"magnetic"}"#),
-        (.resetPosition, "cmd/reset-position", "{}"),
-        (.unlock, "cmd/bearing-lock", #"{"action":"unlock"}"#),
-    ])
+    @Test(
+        "each command goes to its topic with its payload",
+        arguments: [
+            (DeviceCommand.calibrate(reset: false), "cmd/calibrate", #"{"action":"start"}"#),
+            (.calibrate(reset: true), "cmd/calibrate", #"{"action":"reset"}"#),
+            (.north(.true), "cmd/settings", #"{"north":"true"}"#),
+            (.north(.magnetic), "cmd/settings", #"{"north":"magnetic"}"#),
+            (.resetPosition, "cmd/reset-position", "{}"),
+            (.unlock, "cmd/bearing-lock", #"{"action":"unlock"}"#),
+        ])
     func commandTopics(command: DeviceCommand, suffix: String, payload: String) async throws {
         let pair = InMemoryPair()
         let observer = try await pair.services.subscribe(to: TopicFilter("stepcompass/#"))
@@ -115,8 +128,10 @@ struct CommandSenderTests {
         let compass = Task {
             for await _ in commands {
                 // No location yet: the compass service stays on magnetic north.
-                try? await services.publish(BusMessage(topic: "stepcompass/w/heading",
-                    text: #"{"status":"ok","heading":10,"north":"magnetic","cardinal":"N"}"#, retain: true))
+                try? await services.publish(
+                    BusMessage(
+                        topic: "stepcompass/w/heading",
+                        text: #"{"status":"ok","heading":10,"north":"magnetic","cardinal":"N"}"#, retain: true))
             }
         }
         defer { compass.cancel() }

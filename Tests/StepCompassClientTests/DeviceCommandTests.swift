@@ -1,6 +1,7 @@
 import Foundation
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("Device commands: topics, payloads, checks")
@@ -26,11 +27,13 @@ struct DeviceCommandTests {
         #expect(Topics().device("walker-1", DeviceCommand.resetPosition.topic) == "stepcompass/walker-1/cmd/reset-position")
     }
 
-    @Test("bearings outside 0..<360 and thresholds outside (0, 180] are refused before sending", arguments: [
-        DeviceCommand.lock(bearing: 360, threshold: nil), .lock(bearing: -0.5, threshold: nil), .lock(bearing: .nan, threshold: nil),
-        .lock(bearing: .infinity, threshold: nil), .lock(bearing: 10, threshold: 0), .lock(bearing: 10, threshold: -3),
-        .lock(bearing: 10, threshold: 181), .lock(bearing: nil, threshold: .nan),
-    ])
+    @Test(
+        "bearings outside 0..<360 and thresholds outside (0, 180] are refused before sending",
+        arguments: [
+            DeviceCommand.lock(bearing: 360, threshold: nil), .lock(bearing: -0.5, threshold: nil), .lock(bearing: .nan, threshold: nil),
+            .lock(bearing: .infinity, threshold: nil), .lock(bearing: 10, threshold: 0), .lock(bearing: 10, threshold: -3),
+            .lock(bearing: 10, threshold: 181), .lock(bearing: nil, threshold: .nan),
+        ])
     func invalidLock(command: DeviceCommand) {
         #expect(throws: InputError.self) { try command.validate() }
         do { try command.validate() } catch {
@@ -38,9 +41,11 @@ struct DeviceCommandTests {
         }
     }
 
-    @Test("valid locks pass", arguments: [
-        DeviceCommand.lock(bearing: 0, threshold: nil), .lock(bearing: 359.99, threshold: 180), .lock(bearing: nil, threshold: 0.5),
-    ])
+    @Test(
+        "valid locks pass",
+        arguments: [
+            DeviceCommand.lock(bearing: 0, threshold: nil), .lock(bearing: 359.99, threshold: 180), .lock(bearing: nil, threshold: 0.5),
+        ])
     func validLock(command: DeviceCommand) throws {
         try command.validate()
     }
@@ -58,7 +63,10 @@ struct DeviceCommandTests {
     @Test("the broker-unreachable message says where and what to do")
     func brokerUnreachable() {
         let error = StepCompassClientError.brokerUnreachable(host: "localhost", port: 1883, reason: "Connection refused")
-        #expect(error.message == "cannot reach the MQTT broker at localhost:1883 (connection refused). Start it (make run) or set --mqtt-host/--mqtt-port (MQTT_HOST/MQTT_PORT).")
+        #expect(
+            error.message
+                == "cannot reach the MQTT broker at localhost:1883 (connection refused). Start it (make run) or set --mqtt-host/--mqtt-port (MQTT_HOST/MQTT_PORT)."
+        )
         #expect(error.exitCode == 69)
         let denied = StepCompassClientError.brokerUnreachable(host: "h", port: 1, reason: "the broker refused the connection: Not authorized")
         #expect(denied.message.contains("--mqtt-username/--mqtt-password"))

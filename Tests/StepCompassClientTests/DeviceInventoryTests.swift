@@ -4,6 +4,7 @@ import Foundation
 import InMemoryBus
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("stepcompass devices and forget: the devices' retained messages")
@@ -15,7 +16,8 @@ struct DeviceInventoryTests {
         try await pair.publish("stepcompass/walker-1/position", #"{"timestamp":"2026-11-22T10:15:30.250Z","x":1,"y":2,"steps":10}"#, retain: true)
         try await pair.publish("stepcompass/walker-1/heading", #"{"timestamp":"2026-11-22T10:15:31.000Z","status":"ok","heading":10}"#, retain: true)
         try await pair.publish("stepcompass/walker-1/permissions", #"{"motion":"authorized","location":"authorized"}"#, retain: true)
-        try await pair.publish("stepcompass/walker-1/journal", #"{"timestamp":"2026-11-22T09:00:00.000Z","walk":null,"recording":false,"reason":null}"#, retain: true)
+        try await pair.publish(
+            "stepcompass/walker-1/journal", #"{"timestamp":"2026-11-22T09:00:00.000Z","walk":null,"recording":false,"reason":null}"#, retain: true)
         try await pair.publish("stepcompass/walker-1/bearing-lock", #"{"locked":false}"#, retain: true)
         try await pair.publish("stepcompass/phone-2/permissions", #"{"motion":"denied"}"#, retain: true)
         // Not devices: another service's error report, a forbidden id, a cleared message, a topic that is not retained.
@@ -38,11 +40,12 @@ struct DeviceInventoryTests {
         let phone = try #require(found.first { $0.id == "phone-2" })
         #expect(phone.topics == [.permissions])
         #expect(phone.lastSeen == nil)
-        #expect(DiscoveredDevice.table(found, now: Self.now) == [
-            "device    last seen (UTC)                       topics",
-            "phone-2   —                                     permissions",
-            "walker-1  2026-11-22 10:15:31 (4 min 29 s ago)  permissions, heading, bearing-lock, position, journal",
-        ])
+        #expect(
+            DiscoveredDevice.table(found, now: Self.now) == [
+                "device    last seen (UTC)                       topics",
+                "phone-2   —                                     permissions",
+                "walker-1  2026-11-22 10:15:31 (4 min 29 s ago)  permissions, heading, bearing-lock, position, journal",
+            ])
     }
 
     @Test("devices --json: id order, ISO timestamps or null, topic names")
@@ -50,9 +53,11 @@ struct DeviceInventoryTests {
         let pair = InMemoryPair()
         try await publishDevices(pair)
         let found = try await DeviceDiscovery(bus: pair.client, topics: pair.topics).inventory()
-        #expect(String(decoding: DiscoveredDevice.json(found), as: UTF8.self) ==
-            #"{"devices":[{"device":"phone-2","lastSeen":null,"topics":["permissions"]},"#
-            + #"{"device":"walker-1","lastSeen":"2026-11-22T10:15:31.000Z","topics":["permissions","heading","bearing-lock","position","journal"]}]}"#)
+        #expect(
+            String(decoding: DiscoveredDevice.json(found), as: UTF8.self)
+                == #"{"devices":[{"device":"phone-2","lastSeen":null,"topics":["permissions"]},"#
+                + #"{"device":"walker-1","lastSeen":"2026-11-22T10:15:31.000Z","topics":["permissions","heading","bearing-lock","position","journal"]}]}"#
+        )
         #expect(DiscoveredDevice.table([], now: Self.now) == ["device  last seen (UTC)  topics", "(no device has a retained message)"])
         #expect(String(decoding: DiscoveredDevice.json([]), as: UTF8.self) == #"{"devices":[]}"#)
     }
@@ -76,15 +81,16 @@ struct DeviceInventoryTests {
         let retained = try await forgetter.retainedTopics(of: "walker-1")
         #expect(retained == [.permissions, .heading, .bearingLock, .position, .journal])
         let lines = try await forgetter.forget("walker-1", clearing: retained)
-        #expect(lines == [
-            "sent {} on stepcompass/walker-1/cmd/forget (the dashboard's Home Assistant discovery, when on, removes its device)",
-            "cleared stepcompass/walker-1/permissions",
-            "cleared stepcompass/walker-1/heading",
-            "cleared stepcompass/walker-1/bearing-lock",
-            "cleared stepcompass/walker-1/position",
-            "cleared stepcompass/walker-1/journal",
-            "forgot walker-1: 5 retained messages cleared",
-        ])
+        #expect(
+            lines == [
+                "sent {} on stepcompass/walker-1/cmd/forget (the dashboard's Home Assistant discovery, when on, removes its device)",
+                "cleared stepcompass/walker-1/permissions",
+                "cleared stepcompass/walker-1/heading",
+                "cleared stepcompass/walker-1/bearing-lock",
+                "cleared stepcompass/walker-1/position",
+                "cleared stepcompass/walker-1/journal",
+                "forgot walker-1: 5 retained messages cleared",
+            ])
         let command = try #require(await commands.next(timeout: .seconds(5)))
         #expect(command.topic == "stepcompass/walker-1/cmd/forget")
         #expect(command.text == "{}")

@@ -7,8 +7,9 @@ import Testing
 @Suite("The stepcompass binary and the journal on a real broker", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
 struct JournalBinaryTests {
     private func requireBinary() throws {
-        try #require(StepCompassExecutable.exists,
-                     "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
+        try #require(
+            StepCompassExecutable.exists,
+            "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
     }
 
     /// Runs `body` with a broker where walker-9 has published and a stand-in journal answers `journal/walks` under
@@ -17,8 +18,10 @@ struct JournalBinaryTests {
         try await withBroker { broker in
             let harness = MosquittoHarness(port: broker.port)
             let journal = try await harness.makeClient(id: "journal-fake-\(prefix)", cleanStart: true, will: nil)
-            try await journal.publish(BusMessage(topic: "\(prefix)/walker-9/heading", text: #"{"status":"ok","heading":10}"#,
-                                                 qos: .atLeastOnce, retain: true))
+            try await journal.publish(
+                BusMessage(
+                    topic: "\(prefix)/walker-9/heading", text: #"{"status":"ok","heading":10}"#,
+                    qos: .atLeastOnce, retain: true))
             let requests = try await journal.subscribe(to: TopicFilter("\(prefix)/journal/walks"))
             let responder = Task {
                 for await request in requests {
@@ -26,9 +29,11 @@ struct JournalBinaryTests {
                     let reply: String
                     switch body["walk"] as? String {
                     case nil:
-                        reply = #"{"device":"walker-9","walks":[{"id":"w1","name":"Loop","started":"2026-11-23T08:00:00.000Z","stopped":"2026-11-23T08:30:00.000Z","distance":2500,"routePoints":300,"points":25,"photos":24}]}"#
+                        reply =
+                            #"{"device":"walker-9","walks":[{"id":"w1","name":"Loop","started":"2026-11-23T08:00:00.000Z","stopped":"2026-11-23T08:30:00.000Z","distance":2500,"routePoints":300,"points":25,"photos":24}]}"#
                     case "w1":
-                        reply = #"{"device":"walker-9","walk":"w1","gpx":"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StepCompass\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n    <trkseg>\n    </trkseg>\n  </trk>\n</gpx>\n"}"#
+                        reply =
+                            #"{"device":"walker-9","walk":"w1","gpx":"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"StepCompass\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n    <trkseg>\n    </trkseg>\n  </trk>\n</gpx>\n"}"#
                     case let walk?:
                         reply = #"{"error":{"code":"notFound","message":"walker-9 has no walk '\#(walk)'"}}"#
                     }
@@ -53,11 +58,12 @@ struct JournalBinaryTests {
         try await withJournal(prefix: "j1") { port in
             let walks = try await StepCompassExecutable.run(["walks"], port: port, prefix: "j1")
             #expect(walks.status == 0, "\(walks.output)")
-            #expect(walks.output == """
-                id  name  started (UTC)     stopped (UTC)     distance  photos
-                w1  Loop  2026-11-23 08:00  2026-11-23 08:30   2.50 km      24
+            #expect(
+                walks.output == """
+                    id  name  started (UTC)     stopped (UTC)     distance  photos
+                    w1  Loop  2026-11-23 08:00  2026-11-23 08:30   2.50 km      24
 
-                """)
+                    """)
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-cli-gpx-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -93,14 +99,16 @@ struct JournalBinaryTests {
         try await withBroker { broker in
             let harness = MosquittoHarness(port: broker.port)
             let services = try await harness.makeClient(id: "services-nojournal", cleanStart: true, will: nil)
-            try await services.publish(BusMessage(topic: "j3/walker-9/heading", text: #"{"status":"ok","heading":10}"#, qos: .atLeastOnce, retain: true))
+            try await services.publish(
+                BusMessage(topic: "j3/walker-9/heading", text: #"{"status":"ok","heading":10}"#, qos: .atLeastOnce, retain: true))
             let walks = try await StepCompassExecutable.run(["walks", "--timeout", "0.5"], port: broker.port, prefix: "j3")
             #expect(walks.status == 69)
             #expect(walks.output == "error: no reply from the journal within 0.5 s: is stepcompass-journal running?\n")
             let start = try await StepCompassExecutable.run(["walk", "start", "--name", "Loop", "--wait", "0.5"], port: broker.port, prefix: "j3")
             await services.close()
             #expect(start.status == 0)
-            #expect(start.output == "started a walk of walker-9 named 'Loop'\nsent, but not confirmed within 0.5 s: is stepcompass-journal running?\n")
+            #expect(
+                start.output == "started a walk of walker-9 named 'Loop'\nsent, but not confirmed within 0.5 s: is stepcompass-journal running?\n")
         }
     }
 }

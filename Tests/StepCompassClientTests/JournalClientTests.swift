@@ -4,12 +4,15 @@ import Foundation
 import InMemoryBus
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("The journal from the client: walks, GPX files, starting and stopping walks")
 struct JournalClientTests {
     /// A stand-in journal answering every `journal/walks` request with `reply(request)` over MQTT 5.
-    private func fakeJournal(_ pair: InMemoryPair, seen: Transcript, reply: @escaping @Sendable ([String: Any]) -> String) async throws -> Task<Void, Never> {
+    private func fakeJournal(_ pair: InMemoryPair, seen: Transcript, reply: @escaping @Sendable ([String: Any]) -> String) async throws -> Task<
+        Void, Never
+    > {
         let requests = try await pair.services.subscribe(to: TopicFilter("stepcompass/journal/walks"))
         let services = pair.services
         return Task {
@@ -21,7 +24,8 @@ struct JournalClientTests {
         }
     }
 
-    static let walks = #"{"device":"phone-1","walks":["#
+    static let walks =
+        #"{"device":"phone-1","walks":["#
         + #"{"id":"7c9e6679-7425-40de-944b-e07fc1f90ae7","name":"Evening & lake","started":"2026-11-23T17:05:00.000Z","stopped":null,"distance":412.6,"routePoints":40,"points":4,"photos":3},"#
         + #"{"id":"3f2a9c1e-0b7d-4e55-9a64-2d1f0c8b7a10","name":null,"started":"2026-11-22T08:00:00.000Z","stopped":"2026-11-22T09:12:30.000Z","distance":4235.2,"routePoints":610,"points":42,"photos":40},"#
         + #"{"id":"a1","name":"Zürich old town","started":"2026-11-23T07:30:00.000Z","stopped":"2026-11-23T08:01:00.000Z","distance":0,"routePoints":1,"points":0,"photos":0}"#
@@ -35,12 +39,13 @@ struct JournalClientTests {
         defer { journal.cancel() }
         let list = try await JournalRequester(bus: pair.client, topics: pair.topics).walks(of: "phone-1", limit: 10)
         #expect(try list.walks().map(\.id) == ["7c9e6679-7425-40de-944b-e07fc1f90ae7", "a1", "3f2a9c1e-0b7d-4e55-9a64-2d1f0c8b7a10"])
-        #expect(try list.table() == [
-            "id                                    name             started (UTC)     stopped (UTC)     distance  photos",
-            "7c9e6679-7425-40de-944b-e07fc1f90ae7  Evening & lake   2026-11-23 17:05  on                   413 m       3",
-            "a1                                    Zürich old town  2026-11-23 07:30  2026-11-23 08:01       0 m       0",
-            "3f2a9c1e-0b7d-4e55-9a64-2d1f0c8b7a10  —                2026-11-22 08:00  2026-11-22 09:12   4.24 km      40",
-        ])
+        #expect(
+            try list.table() == [
+                "id                                    name             started (UTC)     stopped (UTC)     distance  photos",
+                "7c9e6679-7425-40de-944b-e07fc1f90ae7  Evening & lake   2026-11-23 17:05  on                   413 m       3",
+                "a1                                    Zürich old town  2026-11-23 07:30  2026-11-23 08:01       0 m       0",
+                "3f2a9c1e-0b7d-4e55-9a64-2d1f0c8b7a10  —                2026-11-22 08:00  2026-11-22 09:12   4.24 km      40",
+            ])
         #expect(String(decoding: list.payload, as: UTF8.self) == Self.walks)
         let request = try #require(seen.all.first)
         let body = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any])
@@ -56,8 +61,12 @@ struct JournalClientTests {
     func emptyAndErrorList() throws {
         let empty = try WalkList(payload: Data(#"{"device":"phone-1","walks":[]}"#.utf8))
         #expect(try empty.table() == ["id  name  started (UTC)  stopped (UTC)  distance  photos", "(no walks yet)"])
-        let failed = try WalkList(payload: Data(#"{"error":{"code":"unavailable","message":"the journal cannot read its database now; try again shortly"}}"#.utf8))
-        #expect(throws: StepCompassClientError(.errorReply, "the journal answered: the journal cannot read its database now; try again shortly (unavailable)")) {
+        let failed = try WalkList(
+            payload: Data(#"{"error":{"code":"unavailable","message":"the journal cannot read its database now; try again shortly"}}"#.utf8))
+        #expect(
+            throws: StepCompassClientError(
+                .errorReply, "the journal answered: the journal cannot read its database now; try again shortly (unavailable)")
+        ) {
             _ = try failed.table()
         }
         #expect(throws: StepCompassClientError.self) { try WalkList(payload: Data(#"{"device":"phone-1"}"#.utf8)) }
@@ -176,7 +185,8 @@ struct JournalClientTests {
             for await command in commands {
                 guard case .walk(let start, let name)? = try? DeviceCommand.decode(.commandWalk, json: command.payload), start != on else { continue }
                 on = start
-                let state = start
+                let state =
+                    start
                     ? Self.state(walk: "new-walk", name: name, started: Timestamp.format(Date()), recording: false)
                     : #"{"timestamp":"\#(Timestamp.format(Date()))","walk":null,"recording":false,"reason":null}"#
                 try? await services.publish(BusMessage(topic: topic, text: state, qos: .atLeastOnce, retain: true))
@@ -187,14 +197,16 @@ struct JournalClientTests {
     static func state(walk: String, name: String? = nil, started: String, recording: Bool = true) -> String {
         let name = name.map { #""\#($0)""# } ?? "null"
         let reason = recording ? "null" : #""waiting for the device's location permission (stepcompass/{device}/permissions)""#
-        return #"{"timestamp":"\#(started)","walk":{"id":"\#(walk)","name":\#(name),"started":"\#(started)","stopped":null,"distance":1234.5,"routePoints":3,"points":1,"photos":1},"recording":\#(recording),"reason":\#(reason)}"#
+        return
+            #"{"timestamp":"\#(started)","walk":{"id":"\#(walk)","name":\#(name),"started":"\#(started)","stopped":null,"distance":1234.5,"routePoints":3,"points":1,"photos":1},"recording":\#(recording),"reason":\#(reason)}"#
     }
 
     @Test("walk start publishes the command and is confirmed by the journal's new walk")
     func startConfirmed() async throws {
         let pair = InMemoryPair()
         // The walk of yesterday is over: the retained message says no walk is on.
-        try await pair.publish("stepcompass/phone-1/journal", #"{"timestamp":"2026-11-22T09:12:30.000Z","walk":null,"recording":false,"reason":null}"#, retain: true)
+        try await pair.publish(
+            "stepcompass/phone-1/journal", #"{"timestamp":"2026-11-22T09:12:30.000Z","walk":null,"recording":false,"reason":null}"#, retain: true)
         let observer = try await pair.services.subscribe(to: TopicFilter("stepcompass/+/cmd/#"))
         let journal = try await walkingJournal(pair, device: "phone-1")
         defer { journal.cancel() }
@@ -207,7 +219,9 @@ struct JournalClientTests {
         #expect(outcome.lines.count == 2)
         #expect(outcome.lines[0] == "started a walk of phone-1 named 'Morning loop'")
         #expect(outcome.lines[1].hasPrefix("confirmed: walk 'Morning loop' (new-walk) on since "))
-        #expect(outcome.lines[1].hasSuffix(" UTC, 1.23 km, 1 photo; not recording: waiting for the device's location permission (stepcompass/{device}/permissions)"))
+        #expect(
+            outcome.lines[1].hasSuffix(
+                " UTC, 1.23 km, 1 photo; not recording: waiting for the device's location permission (stepcompass/{device}/permissions)"))
     }
 
     @Test("walk stop is confirmed by no walk")
@@ -244,14 +258,16 @@ struct JournalClientTests {
         defer { journal.cancel() }
         let outcome = try await CommandSender(bus: pair.client, topics: pair.topics, confirmationWindow: .seconds(20))
             .send(.walk(start: true, name: nil), to: "phone-1")
-        #expect(outcome.lines == [
-            "started a walk of phone-1",
-            "unchanged: walk old-walk on since 2026-11-23 07:00 UTC, 1.23 km, 1 photo (it was on before: stop it first with `stepcompass walk stop`)",
-        ])
+        #expect(
+            outcome.lines == [
+                "started a walk of phone-1",
+                "unchanged: walk old-walk on since 2026-11-23 07:00 UTC, 1.23 km, 1 photo (it was on before: stop it first with `stepcompass walk stop`)",
+            ])
         // "unchanged" (not "unconfirmed" after the 20 s window) shows it answered from the state before the command.
 
         let other = InMemoryPair()
-        try await other.publish("stepcompass/phone-2/journal", #"{"timestamp":"2026-11-22T09:12:30.000Z","walk":null,"recording":false,"reason":null}"#, retain: true)
+        try await other.publish(
+            "stepcompass/phone-2/journal", #"{"timestamp":"2026-11-22T09:12:30.000Z","walk":null,"recording":false,"reason":null}"#, retain: true)
         let stop = try await CommandSender(bus: other.client, topics: other.topics, confirmationWindow: .seconds(20))
             .send(.walk(start: false, name: nil), to: "phone-2")
         #expect(stop.lines == ["stopped the walk of phone-2", "unchanged: no walk was on"])
@@ -278,7 +294,9 @@ struct JournalClientTests {
             }
         }
         defer { journal.cancel() }
-        await #expect(throws: StepCompassClientError(.errorReply, "the journal service rejected the command on stepcompass/w/cmd/walk: `name` must be a string")) {
+        await #expect(
+            throws: StepCompassClientError(.errorReply, "the journal service rejected the command on stepcompass/w/cmd/walk: `name` must be a string")
+        ) {
             _ = try await CommandSender(bus: pair.client, topics: pair.topics).send(.walk(start: true, name: "x"), to: "w")
         }
     }

@@ -5,6 +5,7 @@ import Foundation
 import InMemoryBus
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("Refreshing the markers")
@@ -39,9 +40,11 @@ struct MarkersRefresherTests {
     @Test("a failed fetch is reported with its reason")
     func failed() async throws {
         let pair = InMemoryPair()
-        let markers = try await fakeMarkers(pair, answers: [
-            #"{"state":"failed","count":0,"error":{"code":"http","message":"the source answered 503"}}"#,
-        ])
+        let markers = try await fakeMarkers(
+            pair,
+            answers: [
+                #"{"state":"failed","count":0,"error":{"code":"http","message":"the source answered 503"}}"#
+            ])
         defer { markers.cancel() }
         let outcome = try await MarkersRefresher(bus: pair.client, topics: pair.topics, window: .seconds(5)).refresh()
         #expect(outcome.failed)
@@ -54,6 +57,9 @@ struct MarkersRefresherTests {
         try await pair.publish(pair.topics.markersStatus, #"{"state":"ready","count":3}"#, retain: true)
         let outcome = try await MarkersRefresher(bus: pair.client, topics: pair.topics, window: .milliseconds(200)).refresh()
         #expect(outcome == .noAnswer(waited: .milliseconds(200), last: MarkersView(status: .init(state: "ready", count: 3), markers: [])))
-        #expect(outcome.lines == ["refresh requested, but the marker service published no new status within 0.2 s: is stepcompass-markers running? (last status: Markers: 3 markers ready)"])
+        #expect(
+            outcome.lines == [
+                "refresh requested, but the marker service published no new status within 0.2 s: is stepcompass-markers running? (last status: Markers: 3 markers ready)"
+            ])
     }
 }

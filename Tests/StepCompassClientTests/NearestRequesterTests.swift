@@ -4,11 +4,13 @@ import Foundation
 import InMemoryBus
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("Nearest markers: request, reply, errors, timeout")
 struct NearestRequesterTests {
-    static let reply = #"{"origin":{"id":"m1","name":"Alpha","latitude":48.1,"longitude":11.5},"nearest":[{"id":"m2","name":"Beta","latitude":48.11,"longitude":11.5,"distanceMiles":0.69},{"id":"m3","name":"Gamma","latitude":48.12,"longitude":11.5,"distanceMiles":1.38},{"id":"m4","name":"Delta","latitude":48.2,"longitude":11.5,"distanceMiles":6.9}]}"#
+    static let reply =
+        #"{"origin":{"id":"m1","name":"Alpha","latitude":48.1,"longitude":11.5},"nearest":[{"id":"m2","name":"Beta","latitude":48.11,"longitude":11.5,"distanceMiles":0.69},{"id":"m3","name":"Gamma","latitude":48.12,"longitude":11.5,"distanceMiles":1.38},{"id":"m4","name":"Delta","latitude":48.2,"longitude":11.5,"distanceMiles":6.9}]}"#
 
     /// A stand-in marker service that answers every request with `reply` over MQTT 5 request/response,
     /// and hands the requests it saw to the test.
@@ -31,12 +33,13 @@ struct NearestRequesterTests {
         defer { markers.cancel() }
         let result = try await NearestRequester(bus: pair.client, topics: pair.topics)
             .send(try NearestQuery(origin: .marker(id: "m1")))
-        #expect(try result.lines() == [
-            "Nearest to Alpha:",
-            "  1. Beta (m2) — 0.69 mi",
-            "  2. Gamma (m3) — 1.38 mi",
-            "  3. Delta (m4) — 6.90 mi",
-        ])
+        #expect(
+            try result.lines() == [
+                "Nearest to Alpha:",
+                "  1. Beta (m2) — 0.69 mi",
+                "  2. Gamma (m3) — 1.38 mi",
+                "  3. Delta (m4) — 6.90 mi",
+            ])
         #expect(String(decoding: result.payload, as: UTF8.self) == Self.reply)
         let request = try #require(seen.all.first)
         let body = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any])
@@ -50,7 +53,8 @@ struct NearestRequesterTests {
     func byCoordinate() async throws {
         let pair = InMemoryPair()
         let seen = Transcript()
-        let reply = #"{"origin":{"id":null,"name":null,"latitude":-33.8,"longitude":151.2},"nearest":[{"id":"s","name":"Opera","latitude":-33.85,"longitude":151.21,"distanceMiles":3.5}]}"#
+        let reply =
+            #"{"origin":{"id":null,"name":null,"latitude":-33.8,"longitude":151.2},"nearest":[{"id":"s","name":"Opera","latitude":-33.85,"longitude":151.21,"distanceMiles":3.5}]}"#
         let markers = try await fakeMarkers(pair, reply: reply, seen: seen)
         defer { markers.cancel() }
         let result = try await NearestRequester(bus: pair.client, topics: pair.topics)
@@ -63,9 +67,11 @@ struct NearestRequesterTests {
         #expect(body["id"] == nil)
     }
 
-    @Test("an error reply becomes an error with the service's message", arguments: [
-        ("notFound", "no marker has the id 'zz'"), ("notReady", "the markers are still loading"),
-    ])
+    @Test(
+        "an error reply becomes an error with the service's message",
+        arguments: [
+            ("notFound", "no marker has the id 'zz'"), ("notReady", "the markers are still loading"),
+        ])
     func errorReply(code: String, message: String) async throws {
         let pair = InMemoryPair()
         let markers = try await fakeMarkers(pair, reply: #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#, seen: Transcript())
@@ -79,8 +85,11 @@ struct NearestRequesterTests {
     @Test("no marker service: a clear message after the timeout", .timeLimit(.minutes(2)))
     func timeout() async throws {
         let pair = InMemoryPair()
-        await #expect(throws: StepCompassClientError(.noReply,
-            "no reply from the marker service within 0.2 s: is stepcompass-markers running?")) {
+        await #expect(
+            throws: StepCompassClientError(
+                .noReply,
+                "no reply from the marker service within 0.2 s: is stepcompass-markers running?")
+        ) {
             _ = try await NearestRequester(bus: pair.client, topics: pair.topics, timeout: .milliseconds(200))
                 .send(try NearestQuery(origin: .marker(id: "m1")))
         }

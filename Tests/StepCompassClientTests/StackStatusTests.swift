@@ -3,6 +3,7 @@ import Foundation
 import InMemoryBus
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("stepcompass status: the services' retained statuses and the broker's")
@@ -30,20 +31,21 @@ struct StackStatusTests {
         let status = try await StackStatusReader(bus: pair.client, topics: pair.topics).read()
         #expect(status.allOnline)
         #expect(status.services.map(\.name) == StackStatus.services)
-        #expect(status.lines(now: Self.now) == [
-            "service    state   version  up since (UTC)       uptime",
-            "sensors    online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "compass    online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "position   online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "markers    online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "dashboard  online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "bridge     online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "activity   online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "journal    online  0.1.0    2026-11-20 10:15:00  2 d",
-            "",
-            "8 of 8 services online",
-            "broker: mosquitto version 2.0.11, up 3 h 3 min, 9 clients connected (this one included)",
-        ])
+        #expect(
+            status.lines(now: Self.now) == [
+                "service    state   version  up since (UTC)       uptime",
+                "sensors    online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "compass    online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "position   online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "markers    online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "dashboard  online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "bridge     online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "activity   online  0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "journal    online  0.1.0    2026-11-20 10:15:00  2 d",
+                "",
+                "8 of 8 services online",
+                "broker: mosquitto version 2.0.11, up 3 h 3 min, 9 clients connected (this one included)",
+            ])
     }
 
     @Test("offline, never seen, unreadable and cleared statuses; another service is listed after the stack's")
@@ -58,21 +60,22 @@ struct StackStatusTests {
         let status = try await StackStatusReader(bus: pair.client, topics: pair.topics).read()
         #expect(!status.allOnline)
         #expect(status.notOnline.map(\.name) == ["compass", "position", "bridge", "journal"])
-        #expect(status.lines(now: Self.now) == [
-            "service      state              version  up since (UTC)       uptime",
-            "sensors      online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "compass      offline            0.1.0    —                    —",
-            "position     never seen         —        —                    —",
-            "markers      online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "dashboard    online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "bridge       unreadable status  —        —                    —",
-            "activity     online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "journal      never seen         —        —                    —",
-            "my-position  online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
-            "",
-            "5 of 9 services online; offline: compass; never seen: position, journal; unreadable status: bridge",
-            "broker: no $SYS messages: its ACL keeps $SYS from this user (mosquitto then sends nothing) or it publishes none (sys_interval 0)",
-        ])
+        #expect(
+            status.lines(now: Self.now) == [
+                "service      state              version  up since (UTC)       uptime",
+                "sensors      online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "compass      offline            0.1.0    —                    —",
+                "position     never seen         —        —                    —",
+                "markers      online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "dashboard    online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "bridge       unreadable status  —        —                    —",
+                "activity     online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "journal      never seen         —        —                    —",
+                "my-position  online             0.1.0    2026-11-22 08:00:00  2 h 15 min",
+                "",
+                "5 of 9 services online; offline: compass; never seen: position, journal; unreadable status: bridge",
+                "broker: no $SYS messages: its ACL keeps $SYS from this user (mosquitto then sends nothing) or it publishes none (sys_interval 0)",
+            ])
     }
 
     @Test("--json: every service with its state, null for what is not known, and the broker")
@@ -125,10 +128,12 @@ struct StackStatusTests {
         #expect(status.allOnline)
     }
 
-    @Test("lengths of time in their two largest units", arguments: [
-        (0.4, "0 s"), (42, "42 s"), (60, "1 min"), (303, "5 min 3 s"), (3_600, "1 h"), (11_520, "3 h 12 min"),
-        (86_400, "1 d"), (183_600, "2 d 3 h"), (-5, "0 s"),
-    ])
+    @Test(
+        "lengths of time in their two largest units",
+        arguments: [
+            (0.4, "0 s"), (42, "42 s"), (60, "1 min"), (303, "5 min 3 s"), (3_600, "1 h"), (11_520, "3 h 12 min"),
+            (86_400, "1 d"), (183_600, "2 d 3 h"), (-5, "0 s"),
+        ])
     func spans(seconds: Double, text: String) {
         #expect(ClientText.span(seconds) == text)
     }

@@ -7,16 +7,18 @@ import Testing
 @Suite("The stepcompass binary: status, devices and forget on a real broker", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
 struct StatusBinaryTests {
     private func requireBinary() throws {
-        try #require(StepCompassExecutable.exists,
-                     "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
+        try #require(
+            StepCompassExecutable.exists,
+            "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
     }
 
     private static let services = ["sensors", "compass", "position", "markers", "dashboard", "bridge", "activity", "journal"]
 
     private func status(_ service: String, _ state: String) -> BusMessage {
-        BusMessage(topic: "s1/services/\(service)/status",
-                   text: #"{"state":"\#(state)","service":"\#(service)","version":"0.1.0","startedAt":"2026-11-22T08:00:00.000Z"}"#,
-                   qos: .atLeastOnce, retain: true)
+        BusMessage(
+            topic: "s1/services/\(service)/status",
+            text: #"{"state":"\#(state)","service":"\#(service)","version":"0.1.0","startedAt":"2026-11-22T08:00:00.000Z"}"#,
+            qos: .atLeastOnce, retain: true)
     }
 
     @Test("status: every service online exits 0 with mosquitto's own line; one offline exits 1; --json")
@@ -65,16 +67,19 @@ struct StatusBinaryTests {
         try await withBroker(configuration: "acl_file \(acl.path)") { broker in
             let harness = MosquittoHarness(port: broker.port)
             let services = try await harness.makeClient(id: "services-acl", cleanStart: true, will: nil)
-            try await services.publish(BusMessage(topic: "s2/services/compass/status",
-                text: #"{"state":"online","service":"compass","version":"0.1.0","startedAt":"2026-11-22T08:00:00.000Z"}"#,
-                qos: .atLeastOnce, retain: true))
+            try await services.publish(
+                BusMessage(
+                    topic: "s2/services/compass/status",
+                    text: #"{"state":"online","service":"compass","version":"0.1.0","startedAt":"2026-11-22T08:00:00.000Z"}"#,
+                    qos: .atLeastOnce, retain: true))
             let run = try await StepCompassExecutable.run(["status"], port: broker.port, prefix: "s2")
             await services.close()
             #expect(run.status == 1, "\(run.output)")
             #expect(run.output.contains("compass    online      0.1.0"), "\(run.output)")
             // mosquitto 2.0 grants the $SYS subscription and delivers nothing; a broker that refuses it is said so too.
             let brokerLine = run.output.split(separator: "\n").first { $0.hasPrefix("broker: ") }
-            #expect(brokerLine?.hasPrefix("broker: not allowed to read $SYS") == true
+            #expect(
+                brokerLine?.hasPrefix("broker: not allowed to read $SYS") == true
                     || brokerLine?.hasPrefix("broker: no $SYS messages") == true, "\(run.output)")
         }
     }
@@ -95,8 +100,9 @@ struct StatusBinaryTests {
             }
             let devices = try await StepCompassExecutable.run(["devices", "--json"], port: broker.port, prefix: "s3")
             #expect(devices.status == 0, "\(devices.output)")
-            #expect(devices.output == #"{"devices":[{"device":"phone-2","lastSeen":null,"topics":["permissions"]},"#
-                + #"{"device":"walker-1","lastSeen":"2026-11-22T10:15:31.000Z","topics":["permissions","heading","position"]}]}"# + "\n")
+            #expect(
+                devices.output == #"{"devices":[{"device":"phone-2","lastSeen":null,"topics":["permissions"]},"#
+                    + #"{"device":"walker-1","lastSeen":"2026-11-22T10:15:31.000Z","topics":["permissions","heading","position"]}]}"# + "\n")
             let table = try await StepCompassExecutable.run(["devices"], port: broker.port, prefix: "s3")
             #expect(table.status == 0)
             #expect(table.output.contains("walker-1  2026-11-22 10:15:31 ("), "\(table.output)")
@@ -105,18 +111,22 @@ struct StatusBinaryTests {
             let commands = try await services.subscribe(to: TopicFilter("s3/+/cmd/forget"))
             let unconfirmed = try await StepCompassExecutable.run(["forget", "walker-1"], port: broker.port, prefix: "s3")
             #expect(unconfirmed.status == 1)
-            #expect(unconfirmed.output == "Forget walker-1 (remove it from Home Assistant; clear its retained permissions, heading, position)? [y/N] \nnot forgotten (answer y, or pass --yes)\n")
+            #expect(
+                unconfirmed.output
+                    == "Forget walker-1 (remove it from Home Assistant; clear its retained permissions, heading, position)? [y/N] \nnot forgotten (answer y, or pass --yes)\n"
+            )
 
             let forgot = try await StepCompassExecutable.run(["forget", "walker-1", "--yes"], port: broker.port, prefix: "s3")
             #expect(forgot.status == 0, "\(forgot.output)")
-            #expect(forgot.output == """
-                sent {} on s3/walker-1/cmd/forget (the dashboard's Home Assistant discovery, when on, removes its device)
-                cleared s3/walker-1/permissions
-                cleared s3/walker-1/heading
-                cleared s3/walker-1/position
-                forgot walker-1: 3 retained messages cleared
+            #expect(
+                forgot.output == """
+                    sent {} on s3/walker-1/cmd/forget (the dashboard's Home Assistant discovery, when on, removes its device)
+                    cleared s3/walker-1/permissions
+                    cleared s3/walker-1/heading
+                    cleared s3/walker-1/position
+                    forgot walker-1: 3 retained messages cleared
 
-                """)
+                    """)
             let command = await commands.next(timeout: .seconds(5))
             #expect(command?.topic == "s3/walker-1/cmd/forget")
             #expect(command?.text == "{}")
@@ -135,8 +145,9 @@ struct StatusBinaryTests {
 struct CompletionScriptTests {
     @Test("--generate-completion-script bash|zsh|fish knows the commands, the new ones included")
     func completions() async throws {
-        try #require(StepCompassExecutable.exists,
-                     "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
+        try #require(
+            StepCompassExecutable.exists,
+            "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
         for shell in ["bash", "zsh", "fish"] {
             // No broker is contacted: the port is never used.
             let run = try await StepCompassExecutable.run(["--generate-completion-script", shell], port: 1, prefix: "c")

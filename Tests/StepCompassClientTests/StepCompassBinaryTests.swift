@@ -7,8 +7,9 @@ import Testing
 @Suite("The stepcompass binary on a real broker", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
 struct StepCompassBinaryTests {
     private func requireBinary() throws {
-        try #require(StepCompassExecutable.exists,
-                     "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
+        try #require(
+            StepCompassExecutable.exists,
+            "\(StepCompassExecutable.path) is missing: build it with `swift build --build-tests` (or --product stepcompass)")
     }
 
     @Test("lock finds the only device and publishes its command")
@@ -17,11 +18,14 @@ struct StepCompassBinaryTests {
         try await withBroker { broker in
             let harness = MosquittoHarness(port: broker.port)
             let services = try await harness.makeClient(id: "services-lock", cleanStart: true, will: nil)
-            try await services.publish(BusMessage(topic: "t1/walker-9/heading", text: #"{"status":"ok","heading":10}"#,
-                                                  qos: .atLeastOnce, retain: true))
+            try await services.publish(
+                BusMessage(
+                    topic: "t1/walker-9/heading", text: #"{"status":"ok","heading":10}"#,
+                    qos: .atLeastOnce, retain: true))
             let commands = try await services.subscribe(to: TopicFilter("t1/+/cmd/#"))
-            let run = try await StepCompassExecutable.run(["lock", "45", "--threshold", "12", "--wait", "0"],
-                                                         port: broker.port, prefix: "t1")
+            let run = try await StepCompassExecutable.run(
+                ["lock", "45", "--threshold", "12", "--wait", "0"],
+                port: broker.port, prefix: "t1")
             let command = await commands.next(timeout: .seconds(5))
             await services.close()
             #expect(run.status == 0, "\(run.output)")
@@ -41,7 +45,8 @@ struct StepCompassBinaryTests {
             let requests = try await markers.subscribe(to: TopicFilter("t2/markers/nearest"))
             let responder = Task {
                 for await request in requests {
-                    let reply = #"{"origin":{"id":"m1","name":"Alpha","latitude":48.1,"longitude":11.5},"nearest":[{"id":"m2","name":"Beta","latitude":48.11,"longitude":11.5,"distanceMiles":0.69},{"id":"m3","name":"Gamma","latitude":48.12,"longitude":11.5,"distanceMiles":1.38},{"id":"m4","name":"Delta","latitude":48.2,"longitude":11.5,"distanceMiles":6.9}]}"#
+                    let reply =
+                        #"{"origin":{"id":"m1","name":"Alpha","latitude":48.1,"longitude":11.5},"nearest":[{"id":"m2","name":"Beta","latitude":48.11,"longitude":11.5,"distanceMiles":0.69},{"id":"m3","name":"Gamma","latitude":48.12,"longitude":11.5,"distanceMiles":1.38},{"id":"m4","name":"Delta","latitude":48.2,"longitude":11.5,"distanceMiles":6.9}]}"#
                     _ = try? await markers.respond(to: request, payload: Data(reply.utf8))
                 }
             }
@@ -49,13 +54,14 @@ struct StepCompassBinaryTests {
             responder.cancel()
             await markers.close()
             #expect(run.status == 0, "\(run.output)")
-            #expect(run.output == """
-                Nearest to Alpha:
-                  1. Beta (m2) — 0.69 mi
-                  2. Gamma (m3) — 1.38 mi
-                  3. Delta (m4) — 6.90 mi
+            #expect(
+                run.output == """
+                    Nearest to Alpha:
+                      1. Beta (m2) — 0.69 mi
+                      2. Gamma (m3) — 1.38 mi
+                      3. Delta (m4) — 6.90 mi
 
-                """)
+                    """)
         }
     }
 
@@ -65,6 +71,9 @@ struct StepCompassBinaryTests {
         let port = try MosquittoBrokerProcess.freePort()
         let run = try await StepCompassExecutable.run(["nearest", "m1", "--connect-timeout", "1"], port: port, prefix: "t3")
         #expect(run.status == 69)
-        #expect(run.output == "error: cannot reach the MQTT broker at 127.0.0.1:\(port) (connection refused). Start it (make run) or set --mqtt-host/--mqtt-port (MQTT_HOST/MQTT_PORT).\n")
+        #expect(
+            run.output
+                == "error: cannot reach the MQTT broker at 127.0.0.1:\(port) (connection refused). Start it (make run) or set --mqtt-host/--mqtt-port (MQTT_HOST/MQTT_PORT).\n"
+        )
     }
 }

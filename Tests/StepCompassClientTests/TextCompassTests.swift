@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("The text compass")
@@ -15,10 +16,12 @@ struct TextCompassTests {
         return tape[centre].isLetter ? String(tape[start...end]) : String(tape[centre])
     }
 
-    @Test("the cardinal of the heading sits under the pointer", arguments: [
-        (0.0, "N"), (359.6, "N"), (0.4, "N"), (45, "NE"), (90, "E"), (135, "SE"), (180, "S"), (225, "SW"),
-        (270, "W"), (315, "NW"), (-90, "W"), (450, "E"),
-    ])
+    @Test(
+        "the cardinal of the heading sits under the pointer",
+        arguments: [
+            (0.0, "N"), (359.6, "N"), (0.4, "N"), (45, "NE"), (90, "E"), (135, "SE"), (180, "S"), (225, "SW"),
+            (270, "W"), (315, "NW"), (-90, "W"), (450, "E"),
+        ])
     func cardinalUnderPointer(heading: Double, expected: String) {
         let lines = TextCompass.tape(heading: heading)
         #expect(labelUnderPointer(lines) == expected)

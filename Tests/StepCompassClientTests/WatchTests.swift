@@ -4,6 +4,7 @@ import Foundation
 import InMemoryBus
 import ServiceRuntime
 import Testing
+
 @testable import StepCompassClient
 
 @Suite("stepcompass watch: state, screen and lines")
@@ -15,12 +16,21 @@ struct WatchTests {
     /// A short walk: what the services publish for one device.
     private var walk: [BusMessage] {
         [
-            message("stepcompass/services/compass/status", #"{"state":"online","service":"compass","version":"0.1.0","startedAt":"2026-11-22T10:00:00.000Z"}"#),
+            message(
+                "stepcompass/services/compass/status",
+                #"{"state":"online","service":"compass","version":"0.1.0","startedAt":"2026-11-22T10:00:00.000Z"}"#),
             message("stepcompass/walker-1/permissions", #"{"motion":"authorized","location":"denied"}"#),
-            message("stepcompass/walker-1/heading", #"{"status":"ok","heading":269.6,"north":"magnetic","cardinal":"W","accuracy":3.2,"calibration":"calibrated","interference":false,"pitch":1,"roll":-2}"#),
+            message(
+                "stepcompass/walker-1/heading",
+                #"{"status":"ok","heading":269.6,"north":"magnetic","cardinal":"W","accuracy":3.2,"calibration":"calibrated","interference":false,"pitch":1,"roll":-2}"#
+            ),
             message("stepcompass/walker-1/steps", #"{"steps":1234}"#),
-            message("stepcompass/walker-1/position", #"{"x":12.34,"y":-4.46,"steps":1234,"sessionSteps":1234,"distance":925.5,"heading":270,"updates":123}"#),
-            message("stepcompass/walker-1/calibration", #"{"state":"needsCalibration","quality":0.2,"coverage":0.3,"message":"Move the phone in a figure-8."}"#),
+            message(
+                "stepcompass/walker-1/position",
+                #"{"x":12.34,"y":-4.46,"steps":1234,"sessionSteps":1234,"distance":925.5,"heading":270,"updates":123}"#),
+            message(
+                "stepcompass/walker-1/calibration",
+                #"{"state":"needsCalibration","quality":0.2,"coverage":0.3,"message":"Move the phone in a figure-8."}"#),
             message("stepcompass/walker-1/bearing-lock", #"{"locked":true,"bearing":45,"deviation":-135.4,"threshold":10,"exceeded":true}"#),
             message("stepcompass/walker-1/location", #"{"latitude":48.137434,"longitude":11.575491,"altitude":519.2}"#),
             message("stepcompass/markers/status", #"{"state":"ready","count":44}"#),
@@ -104,7 +114,10 @@ struct WatchTests {
         }
         #expect(out.first == "Services: compass online")
         #expect(out.last == "Markers: 44 markers ready")
-        #expect(out.contains("walker-1 | Steps: 1,234 | Heading: 270° W | Position: (12.3 m, –4.5 m) | Compass needs calibration | Bearing lock: Locked on 45° NE: –135° off (limit 10°) — OFF COURSE"))
+        #expect(
+            out.contains(
+                "walker-1 | Steps: 1,234 | Heading: 270° W | Position: (12.3 m, –4.5 m) | Compass needs calibration | Bearing lock: Locked on 45° NE: –135° off (limit 10°) — OFF COURSE"
+            ))
     }
 
     @Test("a session on the bus writes a line per visible change and drops repeats")
@@ -121,11 +134,12 @@ struct WatchTests {
         #expect(await transcript.wait { $0.count >= 3 })
         task.cancel()
         try await task.value
-        #expect(transcript.all == [
-            "Markers: loading…\n",
-            "walker-1 | Steps: — | Heading: 0° N | Position: — | Compass not calibrated | Bearing lock: Not locked\n",
-            "walker-1 | Steps: 10 | Heading: 0° N | Position: — | Compass not calibrated | Bearing lock: Not locked\n",
-        ])
+        #expect(
+            transcript.all == [
+                "Markers: loading…\n",
+                "walker-1 | Steps: — | Heading: 0° N | Position: — | Compass not calibrated | Bearing lock: Not locked\n",
+                "walker-1 | Steps: 10 | Heading: 0° N | Position: — | Compass not calibrated | Bearing lock: Not locked\n",
+            ])
     }
 
     @Test("on a terminal the screen is redrawn in place, throttled, and the cursor comes back at the end")

@@ -1,5 +1,5 @@
-import StepDetection
 import Foundation
+import StepDetection
 import Testing
 
 @Suite("Step length model and detector configuration")

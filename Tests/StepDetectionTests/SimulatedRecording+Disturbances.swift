@@ -1,5 +1,5 @@
-import StepDetection
 import Foundation
+import StepDetection
 
 /// Recordings in which nobody walks: every one must count zero steps.
 extension SimulatedRecording {

@@ -1,5 +1,5 @@
-import StepDetection
 import Foundation
+import StepDetection
 
 /// A deterministic random source for the simulated recordings.
 struct SeededRandom {
@@ -136,10 +136,16 @@ struct SimulatedRecording {
                 return (.zero, 0, 0)
             }
             var index = 0
-            var low = 0, high = heelStrikes.count - 1
+            var low = 0
+            var high = heelStrikes.count - 1
             while low <= high {
                 let mid = (low + high) / 2
-                if heelStrikes[mid] <= t { index = mid; low = mid + 1 } else { high = mid - 1 }
+                if heelStrikes[mid] <= t {
+                    index = mid
+                    low = mid + 1
+                } else {
+                    high = mid - 1
+                }
             }
             let start = heelStrikes[index]
             let duration = index + 1 < heelStrikes.count ? heelStrikes[index + 1] - start : 1 / cadence
@@ -229,7 +235,8 @@ struct SimulatedRecording {
             if let previousPose, time > previousTime {
                 // R_prevᵀ · R_now ≈ I + [ω]× dt (device frame).
                 let delta = (bodyYaw * previousPose).transposed * deviceToWorld
-                rotationRate = SIMD3(delta.r2.y - delta.r1.z, delta.r0.z - delta.r2.x, delta.r1.x - delta.r0.y)
+                rotationRate =
+                    SIMD3(delta.r2.y - delta.r1.z, delta.r0.z - delta.r2.x, delta.r1.x - delta.r0.y)
                     / (2 * (time - previousTime))
             }
             previousPose = pose

@@ -1,5 +1,5 @@
-import StepDetection
 import Foundation
+import StepDetection
 import Testing
 
 @Suite("Step detector keeps the first steps after handling the phone")
@@ -23,8 +23,9 @@ struct StepDetectorHandlingTests {
 
     /// Peak 20...40 m/s² gives a filtered swing of about 3...5.5 times a steady step's and 7...15 times the first
     /// (still weak) step's; leads of one step period, 1 s and 1.5 s. Before the fix up to 3 steps were lost.
-    @Test("An impulse of several step swings before a walk costs at most one step",
-          arguments: [20.0, 30, 40], [1 / 1.8, 1.0, 1.5])
+    @Test(
+        "An impulse of several step swings before a walk costs at most one step",
+        arguments: [20.0, 30, 40], [1 / 1.8, 1.0, 1.5])
     func impulseBeforeWalk(peak: Double, lead: Double) {
         for (carry, seed) in [(Carry.hand, UInt64(7)), (.texting, 11), (.pocket, 13)] {
             let recording = Self.walkAfterImpulse(carry: carry, peak: peak, lead: lead, seed: seed)

@@ -5,8 +5,9 @@ import Testing
 struct StepDetectorWalkingTests {
     static let rates: [Double] = [50, 100, 200]
 
-    @Test("Every carry at every rate counts within 5 % or 2 steps, and within 2 % overall",
-          arguments: Carry.allCases)
+    @Test(
+        "Every carry at every rate counts within 5 % or 2 steps, and within 2 % overall",
+        arguments: Carry.allCases)
     func countsEveryCarry(carry: Carry) {
         var totalTruth = 0
         var totalError = 0

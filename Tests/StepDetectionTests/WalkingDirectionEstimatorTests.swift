@@ -1,5 +1,5 @@
-import StepDetection
 import Foundation
+import StepDetection
 import Testing
 
 @Suite("Walking direction")
@@ -35,8 +35,9 @@ struct WalkingDirectionEstimatorTests {
         return result
     }
 
-    @Test("Texting and pocket carries: within 20° of the walking direction after a few strides",
-          arguments: [(Carry.texting, 40.0), (.texting, 250), (.pocket, 120), (.pocket, 310), (.hand, 200)])
+    @Test(
+        "Texting and pocket carries: within 20° of the walking direction after a few strides",
+        arguments: [(Carry.texting, 40.0), (.texting, 250), (.pocket, 120), (.pocket, 310), (.hand, 200)])
     func followsWalkingDirection(carry: Carry, heading: Double) {
         for gyroscope in [false, true] {
             let recording = SimulatedRecording.walk(

@@ -5,8 +5,9 @@ import WalkerSimulation
 
 @Suite("Dead reckoning against the simulated truth")
 struct DeadReckoningTests {
-    @Test("Steps and truth headings through PositionCalculator end within 5 % of the walked distance after 300 m",
-          arguments: [UInt64(1), 2, 3, 11, 2026])
+    @Test(
+        "Steps and truth headings through PositionCalculator end within 5 % of the walked distance after 300 m",
+        arguments: [UInt64(1), 2, 3, 11, 2026])
     func deadReckoning(seed: UInt64) throws {
         var configuration = WalkerConfiguration()
         configuration.seed = seed

@@ -57,7 +57,8 @@ struct FigureEightCoverageTests {
         // One sweep period (1/0.7 s ≈ 71 samples at 50 Hz) apart, in the wave's full-width middle.
         let first = try #require(samples.first { abs($0.t - 1.5) < 1e-9 })
         let later = try #require(samples.first { abs($0.t - (1.5 + 71.0 / 50)) < 1e-9 })
-        let cosine = Self.dot(first.mag, later.mag)
+        let cosine =
+            Self.dot(first.mag, later.mag)
             / (Self.dot(first.mag, first.mag).squareRoot() * Self.dot(later.mag, later.mag).squareRoot())
         let angle = acos(cosine)
         #expect(angle * 180 / .pi > 20, "the field direction one loop later differs by \(angle * 180 / .pi)°")

@@ -11,15 +11,19 @@ private struct Tick {
 }
 
 /// Runs a walker tick by tick (no jitter) so each IMU sample can be paired with the true attitude.
-private func ticks(_ configuration: WalkerConfiguration, seconds: Double,
-                   field: ConstantGeomagneticField = .munich) throws -> [Tick] {
+private func ticks(
+    _ configuration: WalkerConfiguration, seconds: Double,
+    field: ConstantGeomagneticField = .munich
+) throws -> [Tick] {
     var walker = try WalkerSimulator(configuration: configuration, fieldSource: field)
     let count = Int((seconds * configuration.imuRate).rounded())
     var out: [Tick] = []
     for i in 0...count {
         for sample in walker.advance(to: Double(i) / configuration.imuRate).imuSamples {
-            out.append(Tick(sample: sample, attitude: walker.deviceAttitude, deviceHeading: walker.deviceHeading,
-                            walkingHeading: walker.walkingHeading))
+            out.append(
+                Tick(
+                    sample: sample, attitude: walker.deviceAttitude, deviceHeading: walker.deviceHeading,
+                    walkingHeading: walker.walkingHeading))
         }
     }
     return out
@@ -67,8 +71,9 @@ private func peakFrequency(_ values: [Double], rate: Double, range: ClosedRange<
 struct PhoneCarryTests {
     let field = ConstantGeomagneticField.munich
 
-    @Test("Each carry: gravity on average, a step-frequency bounce, and a mean magnitude near g",
-          arguments: PhoneCarry.allCases)
+    @Test(
+        "Each carry: gravity on average, a step-frequency bounce, and a mean magnitude near g",
+        arguments: PhoneCarry.allCases)
     func accelerometer(carry: PhoneCarry) throws {
         var configuration = WalkerConfiguration()
         configuration.carry = carry
@@ -82,7 +87,12 @@ struct PhoneCarryTests {
         let magnitude = walking.map { norm($0.sample.accel) }.reduce(0, +) / Double(walking.count)
         // The lever motions of the thigh and of the swinging arm add centripetal acceleration on average: an arm of
         // 0.6 m swinging ±50° at 0.9 Hz pulls the phone towards the shoulder with L·ψ̇² ≈ 7 m/s² on average.
-        let tolerance = switch carry { case .swing: 9.0; case .pocket: 1.5; default: 0.3 }
+        let tolerance =
+            switch carry {
+            case .swing: 9.0
+            case .pocket: 1.5
+            default: 0.3
+            }
         #expect(magnitude > 9.80665 - 0.05 && magnitude < 9.80665 + tolerance, "mean |accel| \(magnitude) m/s²")
         // The vertical, in the world frame and as seen by the device (the magnitude), peaks at the step frequency.
         var walker = try WalkerSimulator(configuration: configuration, fieldSource: field)
@@ -95,8 +105,9 @@ struct PhoneCarryTests {
         #expect(abs(magnitudePeak - cadence) < 0.1 * cadence, "magnitude peak \(magnitudePeak) Hz vs cadence \(cadence) Hz")
     }
 
-    @Test("Each carry: the gyroscope integrates to the attitude change, and the magnetometer follows it",
-          arguments: PhoneCarry.allCases)
+    @Test(
+        "Each carry: the gyroscope integrates to the attitude change, and the magnetometer follows it",
+        arguments: PhoneCarry.allCases)
     func gyroscopeAndMagnetometer(carry: PhoneCarry) throws {
         var configuration = WalkerConfiguration.ideal()
         configuration.carry = carry
@@ -167,11 +178,11 @@ struct PhoneCarryTests {
         }
         let texting = ReferenceCompass.pitchRoll(accel: try meanAccel(.texting))
         #expect(abs(texting.pitch - 40) < 1, "texting pitch \(texting.pitch)°")
-        #expect(try meanAccel(.ear)[1] > 8.5)        // top up: gravity's reaction along +y
+        #expect(try meanAccel(.ear)[1] > 8.5)  // top up: gravity's reaction along +y
         #expect(try meanAccel(.armband)[1] > 8.5)
-        #expect(try meanAccel(.pocket)[1] < -7.5)    // top down
+        #expect(try meanAccel(.pocket)[1] < -7.5)  // top down
         #expect(try meanAccel(.pocket, topDown: false)[1] > 7.5)
-        #expect(try meanAccel(.swing)[1] < -6)       // hanging, top down, swinging
+        #expect(try meanAccel(.swing)[1] < -6)  // hanging, top down, swinging
     }
 
     @Test("Timestamp jitter: irregular intervals within ±jitter, in order, deterministic however time is split")
@@ -195,7 +206,10 @@ struct PhoneCarryTests {
         var pieces = try WalkerSimulator(configuration: configuration, fieldSource: field)
         var split: [SimulationEvent] = []
         var t = 0.0
-        while t < 60 { t = min(60, t + 0.37); split += pieces.advance(to: t) }
+        while t < 60 {
+            t = min(60, t + 0.37)
+            split += pieces.advance(to: t)
+        }
         #expect(split == events)
         // The walk still covers its distance at its pace.
         #expect(abs(Double(walker.steps) / 60 - 1.8) < 0.05)
@@ -230,10 +244,12 @@ struct PhoneCarryTests {
         #expect(plainEvents.imuSamples.count == 15_001)
     }
 
-    @Test("Still-phone scripts produce no steps at all", arguments: [
-        WalkerActivity.onTable, .pickUpAndPutDown, .shaken(), .shaken(frequency: 3, duration: 6),
-        .shaken(frequency: 8, duration: 2),
-    ])
+    @Test(
+        "Still-phone scripts produce no steps at all",
+        arguments: [
+            WalkerActivity.onTable, .pickUpAndPutDown, .shaken(), .shaken(frequency: 3, duration: 6),
+            .shaken(frequency: 8, duration: 2),
+        ])
     func stillPhone(activity: WalkerActivity) throws {
         for reporting in [StepReporting.everyStep, .interval(1)] {
             var configuration = WalkerConfiguration()
@@ -322,7 +338,10 @@ struct PhoneCarryTests {
         let whole = a.advance(to: 30)
         var pieces: [SimulationEvent] = []
         var t = 0.0
-        while t < 30 { t = min(30, t + 0.113); pieces += b.advance(to: t) }
+        while t < 30 {
+            t = min(30, t + 0.113)
+            pieces += b.advance(to: t)
+        }
         #expect(whole == pieces)
         configuration.seed = 12
         var c = try WalkerSimulator(configuration: configuration, fieldSource: field)
@@ -344,6 +363,11 @@ struct PhoneCarryTests {
         #expect(rejects { $0.accelerometerQuantization = .nan })
         #expect(rejects { $0.activity = .shaken(frequency: 0, duration: 3) })
         #expect(rejects { $0.activity = .shaken(frequency: 5, duration: 0) })
-        #expect(!rejects { $0.imuJitter = 0.5; $0.imuGaps = IMUGaps(rate: 1); $0.carry = .swing })
+        #expect(
+            !rejects {
+                $0.imuJitter = 0.5
+                $0.imuGaps = IMUGaps(rate: 1)
+                $0.carry = .swing
+            })
     }
 }

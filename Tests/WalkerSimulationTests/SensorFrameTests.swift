@@ -25,8 +25,9 @@ struct SensorFrameTests {
         return pairs
     }
 
-    @Test("Tilt-compensated heading from the simulated sensors equals the truth heading (no noise, no distortion)",
-          arguments: [0.0, 45, 137, 222.5, 300, 359.5])
+    @Test(
+        "Tilt-compensated heading from the simulated sensors equals the truth heading (no noise, no distortion)",
+        arguments: [0.0, 45, 137, 222.5, 300, 359.5])
     func straightHeadings(heading: Double) throws {
         var configuration = WalkerConfiguration.ideal()
         configuration.route = .straight(heading: heading)
@@ -41,8 +42,9 @@ struct SensorFrameTests {
         }
     }
 
-    @Test("Tilt-compensated heading matches the truth around the whole park loop, with and without hand sway",
-          arguments: [0.0, 2.0])
+    @Test(
+        "Tilt-compensated heading matches the truth around the whole park loop, with and without hand sway",
+        arguments: [0.0, 2.0])
     func loopHeadings(handSway: Double) throws {
         var configuration = WalkerConfiguration.ideal()
         configuration.handSway = handSway

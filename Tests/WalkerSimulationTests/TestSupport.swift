@@ -43,16 +43,21 @@ extension Array where Element == SimulationEvent {
         compactMap {
             if case .truth(let t, let lat, let lon, let heading, let x, let y, let steps) = $0 {
                 TruthSample(t: t, latitude: lat, longitude: lon, heading: heading, x: x, y: y, steps: steps)
-            } else { nil }
+            } else {
+                nil
+            }
         }
     }
 
     var locationSamples: [LocationSample] {
         compactMap {
             if case .location(let t, let lat, let lon, let alt, let hAcc, let vAcc, let speed, let course) = $0 {
-                LocationSample(t: t, latitude: lat, longitude: lon, altitude: alt, horizontalAccuracy: hAcc,
-                               verticalAccuracy: vAcc, speed: speed, course: course)
-            } else { nil }
+                LocationSample(
+                    t: t, latitude: lat, longitude: lon, altitude: alt, horizontalAccuracy: hAcc,
+                    verticalAccuracy: vAcc, speed: speed, course: course)
+            } else {
+                nil
+            }
         }
     }
 

@@ -187,7 +187,7 @@ struct WalkerSimulatorTests {
         var configuration = WalkerConfiguration.ideal()
         configuration.route = .straight(heading: 0)
         configuration.interferenceZones = [
-            InterferenceZone(center: LocalPoint(north: 30, east: 0), radius: 5, disturbance: [0, 15, 0]),
+            InterferenceZone(center: LocalPoint(north: 30, east: 0), radius: 5, disturbance: [0, 15, 0])
         ]
         var walker = try WalkerSimulator(configuration: configuration, fieldSource: field)
         let events = walker.advance(to: 40)

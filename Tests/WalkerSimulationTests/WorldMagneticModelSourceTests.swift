@@ -12,10 +12,12 @@ struct WorldMagneticModelSourceTests {
         configuration.route = .straight(heading: 200)
         configuration.truthRate = 50
         let date = configuration.startDate
-        let field = try model.geomagneticField(latitude: configuration.startLatitude, longitude: configuration.startLongitude,
-                                               altitude: configuration.startAltitude, date: date)
-        let reference = try model.field(latitude: configuration.startLatitude, longitude: configuration.startLongitude,
-                                        altitude: configuration.startAltitude, date: date)
+        let field = try model.geomagneticField(
+            latitude: configuration.startLatitude, longitude: configuration.startLongitude,
+            altitude: configuration.startAltitude, date: date)
+        let reference = try model.field(
+            latitude: configuration.startLatitude, longitude: configuration.startLongitude,
+            altitude: configuration.startAltitude, date: date)
         #expect(abs(field.north * 1_000 - reference.north) < 1e-6)
         #expect(abs(field.down * 1_000 - reference.down) < 1e-6)
         // Munich: about 21 µT north, 44 µT down, declination about +4°.
@@ -29,8 +31,9 @@ struct WorldMagneticModelSourceTests {
         #expect(abs(ReferenceCompass.angleDifference(heading, truth.heading)) < 0.5)
 
         // Past the model's five years the adapter extrapolates instead of failing.
-        let later = try model.geomagneticField(latitude: 48, longitude: 11, altitude: 0,
-                                               date: Date(timeIntervalSince1970: 1_956_528_000))  // 2032
+        let later = try model.geomagneticField(
+            latitude: 48, longitude: 11, altitude: 0,
+            date: Date(timeIntervalSince1970: 1_956_528_000))  // 2032
         #expect(abs(later.north - field.north) < 1)
     }
 }
