@@ -55,9 +55,10 @@ public struct WeekSummary: Sendable, Hashable {
 
 /// Steps per minute over the last minute of sample time, from the deltas of a device's step messages.
 ///
-/// A delta counts only when the message continues the session of a message at most a minute older: the first count
+/// A delta counts only when the message continues the session of a message at most a window older: the first count
 /// of a device or of a new session covers an unknown stretch of time (a first message of 5,000 is not a cadence of
-/// 5,000 a minute), so it adds to the history but not to the cadence.
+/// 5,000 a minute), so it adds to the history but not to the cadence. The window is a minute unless a shorter one is
+/// asked for; the steps in it are always scaled to steps per minute.
 public struct CadenceMeter: Sendable {
     private struct Entry: Sendable {
         var at: Double
@@ -67,10 +68,17 @@ public struct CadenceMeter: Sendable {
     private var recent: [Entry] = []
     private var lastMessage: Double?
 
-    /// The window, in seconds.
-    public static let window = 60.0
+    /// The default window, in seconds: a minute.
+    public static let minute = 60.0
 
-    public init() {}
+    /// The window, in seconds.
+    public let window: Double
+
+    /// Creates a meter.
+    /// - Parameter window: The window in seconds (a minute by default; values below a millisecond are raised to it).
+    public init(window: Double = CadenceMeter.minute) {
+        self.window = max(window, 0.001)
+    }
 
     /// Records the delta of a step message.
     /// - Parameters:
@@ -79,14 +87,15 @@ public struct CadenceMeter: Sendable {
     ///   - continuesSession: Whether it continues the session of the previous count (false for a new session).
     public mutating func record(delta: Int64, at time: Double, continuesSession: Bool) {
         defer { lastMessage = max(lastMessage ?? time, time) }
-        guard continuesSession, let lastMessage, abs(time - lastMessage) <= Self.window else { return }
+        guard continuesSession, let lastMessage, abs(time - lastMessage) <= window else { return }
         if delta > 0 { recent.append(Entry(at: time, steps: delta)) }
-        let horizon = max(time, lastMessage) - Self.window * 2
+        let horizon = max(time, lastMessage) - window * 2
         recent.removeAll { $0.at <= horizon }
     }
 
-    /// Steps per minute over the minute that ends at `time`.
+    /// Steps per minute over the window that ends at `time`: 0 once a window has passed without steps.
     public func cadence(at time: Double) -> Double {
-        Double(recent.filter { $0.at > time - Self.window && $0.at <= time }.reduce(0) { $0 + $1.steps })
+        let steps = recent.filter { $0.at > time - window && $0.at <= time }.reduce(0) { $0 + $1.steps }
+        return Double(steps) * Self.minute / window
     }
 }

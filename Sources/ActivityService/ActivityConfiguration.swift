@@ -25,11 +25,15 @@ public struct ActivityConfiguration: Sendable {
     public var settleWindow: Duration
     /// The most step messages written in one transaction.
     public var maximumBatch: Int
+    /// The window of the cadence (a minute): a device that sends no steps for that long is republished with a
+    /// cadence of 0, measured on the service's clock from the last step message received.
+    public var cadenceWindow: Duration
 
     public init(
         timeZone: String = "UTC", dataDirectory: String = ".data/activity",
         databaseURL: String? = nil, retainMinutesDays: Int = 35, playlistsPath: String = "Config/playlists.json",
-        publishInterval: Duration = .seconds(1), settleWindow: Duration = .seconds(5), maximumBatch: Int = 2_000
+        publishInterval: Duration = .seconds(1), settleWindow: Duration = .seconds(5), maximumBatch: Int = 2_000,
+        cadenceWindow: Duration = .seconds(60)
     ) {
         self.timeZone = timeZone
         self.dataDirectory = dataDirectory
@@ -39,13 +43,14 @@ public struct ActivityConfiguration: Sendable {
         self.publishInterval = publishInterval
         self.settleWindow = settleWindow
         self.maximumBatch = maximumBatch
+        self.cadenceWindow = cadenceWindow
     }
 
     /// Reads the settings from configuration.
     ///
     /// Keys (each optional, defaults in ``defaults``): `time.zone` (IANA name), `data.dir`, `database.url` (secret),
     /// `retain.minutes.days` (int), `playlists` (path), `publish.interval.ms` (int), `settle.ms` (int),
-    /// `batch.max` (int). ``validate(config:)`` reports the values that cannot be used.
+    /// `batch.max` (int), `cadence.window.ms` (int). ``validate(config:)`` reports the values that cannot be used.
     public init(config: ConfigReader) {
         let defaults = Self.defaults
         let zone = config.string(forKey: "time.zone").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap {
@@ -60,7 +65,8 @@ public struct ActivityConfiguration: Sendable {
             playlistsPath: config.string(forKey: "playlists", default: defaults.playlistsPath),
             publishInterval: .milliseconds(config.int(forKey: "publish.interval.ms", default: 1_000)),
             settleWindow: .milliseconds(config.int(forKey: "settle.ms", default: 5_000)),
-            maximumBatch: config.int(forKey: "batch.max", default: defaults.maximumBatch))
+            maximumBatch: config.int(forKey: "batch.max", default: defaults.maximumBatch),
+            cadenceWindow: .milliseconds(config.int(forKey: "cadence.window.ms", default: Int(defaults.cadenceWindow.inMilliseconds))))
     }
 
     /// The calendar of ``timeZone`` (UTC when it is not a known zone: ``validate(config:)`` refuses that).
@@ -79,6 +85,9 @@ public struct ActivityConfiguration: Sendable {
         }
         guard maximumBatch >= 1 else { throw ConfigurationError("the setting 'batch.max' is \(maximumBatch); expected 1 or more") }
         guard publishInterval >= .zero else { throw ConfigurationError("the setting 'publish.interval.ms' is negative") }
+        guard cadenceWindow >= .seconds(1) else {
+            throw ConfigurationError("the setting 'cadence.window.ms' is \(cadenceWindow.inMilliseconds); expected 1000 or more")
+        }
     }
 
     /// The playlist catalogue: the file at ``playlistsPath``, or the built-in one when the default file is missing.

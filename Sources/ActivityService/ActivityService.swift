@@ -37,6 +37,8 @@ public actor ActivityService: Service {
     var devices: [String: DeviceActivity] = [:]
     var pending: [StepRecord] = []
     var dirty: Set<String> = []
+    /// Devices last published walking (cadence above 0), with when their cadence window ends if no step comes.
+    var cadenceEnds: [String: ContinuousClock.Instant] = [:]
     private var nextRetention = ContinuousClock.now
     /// `stepcompass_activity_write_seconds`: the time a batch of steps takes to write.
     private let writeSeconds: Metrics.Timer
@@ -139,6 +141,7 @@ public actor ActivityService: Service {
                 let count = try input.count()
                 let date = try Timestamp.date(input.timestamp)
                 let state = deviceState(device)
+                devices[device]?.lastReceived = .now
                 let time = date.timeIntervalSince1970
                 pending.append(StepRecord(device: device, count: count, time: time, buckets: state.calendar.buckets(of: date)))
             case .permissions:
@@ -182,7 +185,7 @@ public actor ActivityService: Service {
 
     func deviceState(_ device: String) -> DeviceActivity {
         if let state = devices[device] { return state }
-        let state = DeviceActivity(calendar: configuration.calendar)
+        let state = DeviceActivity(calendar: configuration.calendar, cadenceWindow: configuration.cadenceWindow)
         devices[device] = state
         context.metrics.devicesTracked(devices.count)
         return state
@@ -222,6 +225,7 @@ public actor ActivityService: Service {
     /// The earliest moment a held `activity` message or the retention falls due.
     private func nextDeadline() -> ContinuousClock.Instant {
         var deadline = nextRetention
+        for end in cadenceEnds.values { deadline = min(deadline, end) }
         for device in dirty {
             guard let last = devices[device]?.lastPublished else { return .now }
             deadline = min(deadline, last.advanced(by: configuration.publishInterval))
@@ -232,6 +236,11 @@ public actor ActivityService: Service {
     /// Publishes the `activity` of every changed device whose interval has passed.
     private func publishDue() async throws {
         let now = ContinuousClock.now
+        for (device, end) in cadenceEnds where end <= now {
+            // A walking device sent no steps for a cadence window: its activity goes out again, with a cadence of 0.
+            cadenceEnds[device] = nil
+            dirty.insert(device)
+        }
         for device in dirty {
             if let last = devices[device]?.lastPublished, now < last.advanced(by: configuration.publishInterval) { continue }
             dirty.remove(device)
@@ -263,7 +272,7 @@ public actor ActivityService: Service {
         let days = state.days ?? [:]
         state.days = days.filter { $0.key >= (dayStarts.first ?? 0) - 86_400 }
         let week = WeekSummary(dayStarts: dayStarts, steps: days)
-        let cadence = state.cadence.cadence(at: time)
+        let cadence = state.currentCadence(now: now)
         let authorization = state.authorization
         var suggestion: ActivityPayload.SuggestionPayload?
         if authorization == nil || authorization == .authorized,
@@ -287,6 +296,11 @@ public actor ActivityService: Service {
             try await context.bus.publish(BusMessage(topic: activityTopic(device), payload: data, qos: .atLeastOnce, retain: true))
             state.lastPayload = payload
             state.lastPublished = now
+        }
+        if payload.cadence > 0, let received = state.lastReceived {
+            cadenceEnds[device] = max(received.advanced(by: configuration.cadenceWindow), now).advanced(by: .milliseconds(10))
+        } else {
+            cadenceEnds[device] = nil
         }
         devices[device] = state
     }

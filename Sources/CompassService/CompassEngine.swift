@@ -49,7 +49,7 @@ actor CompassEngine {
 
     private func now() -> DeviceCompass.Moment {
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.inSeconds
         return DeviceCompass.Moment(date: Date(), wall: seconds)
     }
 

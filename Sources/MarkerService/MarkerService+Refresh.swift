@@ -62,7 +62,7 @@ extension MarkerService {
             let (_, failures) = await store.fail(error)
             var generator = SystemRandomNumberGenerator()
             let delay = retry.delay(afterFailures: failures, using: &generator)
-            let status = await store.setRetry(at: now.addingTimeInterval(delay.seconds))
+            let status = await store.setRetry(at: now.addingTimeInterval(delay.inSeconds))
             logger.warning(
                 "fetching the markers failed",
                 metadata: [
@@ -92,13 +92,5 @@ extension MarkerService {
                     "reason": "\(rejection.reason.rawValue)", "detail": "\(rejection.message)",
                 ])
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

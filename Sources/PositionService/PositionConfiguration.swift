@@ -1,5 +1,6 @@
 public import Configuration
 import Foundation
+import StepCompassContract
 
 /// The position calculator's settings.
 public struct PositionConfiguration: Sendable, Hashable {
@@ -58,16 +59,8 @@ public struct PositionConfiguration: Sendable, Hashable {
         self.init(
             stepsPerUpdate: config.int(forKey: "steps.per.update", default: defaults.stepsPerUpdate),
             stepLength: number ?? defaults.stepLength,
-            settleWindow: .milliseconds(config.int(forKey: "settle.ms", default: Int(defaults.settleWindow.milliseconds))),
+            settleWindow: .milliseconds(config.int(forKey: "settle.ms", default: Int(defaults.settleWindow.inMilliseconds))),
             estimatedStepLength: estimated,
             headingSource: source.flatMap(HeadingSource.init(rawValue:)) ?? defaults.headingSource)
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 }

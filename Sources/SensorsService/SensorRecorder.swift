@@ -90,6 +90,6 @@ public struct SensorRecorder<C: Clock>: Service where C.Duration == Duration {
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        duration.inSeconds
     }
 }

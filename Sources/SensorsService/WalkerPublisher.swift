@@ -25,7 +25,7 @@ struct WalkerPublisher<C: Clock>: Sendable where C.Duration == Duration {
         var simulator = try WalkerSimulator(configuration: walker, fieldSource: fieldSource)
         let topics = context.topics
         try await context.bus.publish(try SensorPayloads.permissions(device: device, topics: topics))
-        let tickSeconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) * 1e-18
+        let tickSeconds = tick.inSeconds
         let start = clock.now
         var simulated = 0.0
         var nextProgress = progressInterval

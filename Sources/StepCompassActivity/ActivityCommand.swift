@@ -51,6 +51,14 @@ struct ActivityCommand: AsyncParsableCommand {
     )
     var publishIntervalMilliseconds: Int?
 
+    @Option(
+        name: .customLong("cadence-window-ms"),
+        help: """
+            Window of the cadence (steps per minute), in milliseconds (default \(defaults.cadenceWindow.inMilliseconds)): a device \
+            that sends no steps for that long shows a cadence of 0.
+            """)
+    var cadenceWindowMilliseconds: Int?
+
     func run() async throws {
         var values = CommandLineValues()
         values.set("time.zone", timeZone)
@@ -59,6 +67,7 @@ struct ActivityCommand: AsyncParsableCommand {
         values.set("retain.minutes.days", retainMinutesDays)
         values.set("playlists", playlists)
         values.set("publish.interval.ms", publishIntervalMilliseconds)
+        values.set("cadence.window.ms", cadenceWindowMilliseconds)
         let runner = try await ServiceRunner.prepare(service: "activity", options: runtime, commandLine: values.values)
         try await runner.run { config, logger, bus in
             try buildActivity(config: config, logger: logger, bus: bus)

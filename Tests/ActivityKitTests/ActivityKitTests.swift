@@ -140,6 +140,17 @@ struct CadenceMeterTests {
         meter.record(delta: 40, at: 200, continuesSession: true)  // after a gap of more than a minute
         #expect(meter.cadence(at: 200) == 0)
     }
+
+    @Test("a shorter window is scaled to steps per minute; once a window passes without steps the cadence is 0")
+    func shortWindow() {
+        var meter = CadenceMeter(window: 10)
+        meter.record(delta: 0, at: 0, continuesSession: true)
+        meter.record(delta: 9, at: 5, continuesSession: true)
+        meter.record(delta: 8, at: 10, continuesSession: true)
+        #expect(meter.cadence(at: 10) == 102)  // 17 steps in 10 s
+        #expect(meter.cadence(at: 15.5) == 48)  // only the 8 of the last 10 s
+        #expect(meter.cadence(at: 20.1) == 0)
+    }
 }
 
 @Suite("Playlists: the catalogue, the mapping and the tempo hysteresis")

@@ -131,6 +131,25 @@ struct ActivityServiceTests {
         #expect(fixture.broker.retainedMessage(on: "stepcompass/services/activity/status")?.text.contains("offline") == true)
     }
 
+    @Test("a device that stops sending falls back to a cadence of 0 once a cadence window has passed")
+    func cadenceFallsBack() async throws {
+        let fixture = try await ActivityFixture()
+        try await fixture.start(["cadence.window.ms": 2_000])
+        try await fixture.publish("stepcompass/walker/steps", #"{"steps": 100, "timestamp": "2026-07-01T10:00:00.000Z"}"#)
+        try await fixture.publish("stepcompass/walker/steps", #"{"steps": 102, "timestamp": "2026-07-01T10:00:01.000Z"}"#)
+        let walking = try #require(await fixture.activity("walker") { $0.today == 102 })
+        // 2 steps in a 2 s window: 60 a minute.
+        #expect(walking.cadence == 60)
+        let stopped = try #require(await fixture.activity("walker") { $0.cadence == 0 }, "no activity message with a cadence of 0")
+        #expect(stopped.today == 102)
+        // Walking again: the cadence comes back with the next continuing count.
+        try await fixture.publish("stepcompass/walker/steps", #"{"steps": 104, "timestamp": "2026-07-01T10:00:10.000Z"}"#)
+        try await fixture.publish("stepcompass/walker/steps", #"{"steps": 106, "timestamp": "2026-07-01T10:00:11.000Z"}"#)
+        let again = try #require(await fixture.activity("walker") { $0.today == 106 && $0.cadence > 0 })
+        #expect(again.cadence == 60)
+        try await fixture.stop()
+    }
+
     @Test("a restart keeps the history: a repeated count after it adds nothing, a higher one only its difference")
     func restart() async throws {
         let fixture = try await ActivityFixture()
@@ -254,7 +273,7 @@ struct ActivityServiceTests {
         let bus = InMemoryBus(broker: InMemoryBroker(), clientID: "x")
         for values: [AbsoluteConfigKey: ConfigValue] in [
             ["time.zone": "Mars/Olympus"], ["retain.minutes.days": 0],
-            ["playlists": "/nonexistent/playlists.json"],
+            ["playlists": "/nonexistent/playlists.json"], ["cadence.window.ms": 10],
         ] {
             #expect(throws: (any Error).self) {
                 var all = values
