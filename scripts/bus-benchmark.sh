@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # 60,000 stays below the 65,535 packet ids: with more, mosquitto_pub -l loses QoS 1 messages at the
-# wrap (notes/mqtt.md §5) and the C baseline is meaningless; the Swift bus moves any count without loss.
+# wrap (MQTT packet identifiers are 16 bits) and the C baseline is meaningless; the Swift bus moves any count without loss.
 COUNT="${COUNT:-60000}"
 SIZE="${SIZE:-100}"
 RUNS="${RUNS:-3}"
@@ -28,7 +28,7 @@ c_run() {  # qos → prints rate
     local start end
     start=$(date +%s.%N)
     # The trailing sleep keeps stdin open until everything is sent: at EOF mosquitto_pub stops waiting
-    # once the message id it last sent is acknowledged, and ids wrap at 65,535 (notes/mqtt.md §5).
+    # once the message id it last sent is acknowledged, and ids wrap at 65,535 (MQTT packet identifiers are 16 bits).
     { cat "$work/lines"; sleep 3; } | mosquitto_pub -p "$port" -t "$topic" -q "$qos" -l -M 1000 &
     local pub=$!
     wait "$sub" || true

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SPEC = ROOT / "Docs" / "asyncapi.yaml"
 DEFAULT_PREFIX = "stepcompass"
 
-# Every topic of the contract (/work/shared/CONTRACT.md, v1) with the QoS and retain flag of its
+# Every topic of the contract (v1, as Docs/asyncapi.yaml states it) with the QoS and retain flag of its
 # publisher: the document must describe each of them, with these bindings on its send operation.
 CONTRACT_TOPICS = {
     "stepcompass/{device}/steps": (1, False),

@@ -1,4 +1,4 @@
-/// The topic names of the contract (`../shared/CONTRACT.md`), under a configurable root.
+/// The topic names of the contract (the channels of `Docs/asyncapi.yaml`), under a configurable root.
 ///
 /// One place builds every topic, so a `--topic-prefix` applies everywhere and no service spells a
 /// topic by hand.

@@ -15,8 +15,8 @@ import Testing
         #expect(o.tiltUncertainty < 1e-9)
     }
 
-    /// Rows copied from /work/shared/reference/tilt_testvectors_android.csv (synthetic Android-axis
-    /// readings of the WMM field near Munich; see notes/compass.md §3). Columns: case, accel x y z
+    /// Synthetic Android-axis readings of the World Magnetic Model's field near Munich, with the headings
+    /// and tilts they were generated from (a published set of tilt-compensation test vectors). Columns: case, accel x y z
     /// (m/s²), mag x y z (µT), expected magnetic heading, pitch (nose up), roll (right edge down).
     /// Case 11 is face down.
     static let androidRows: [[Double]] = [
