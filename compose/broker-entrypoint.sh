@@ -13,11 +13,18 @@
 # The phone bridge's HTTP push token (the password phones put in their push URL) comes the same way from
 # STEPCOMPASS_BRIDGE_TOKEN, the stored one, or a new one, into /secrets/bridge/token:
 #   docker-compose exec broker cat /secrets/bridge/token
+# The database password of the optional `postgres` service (profile postgres) comes the same way from
+# STEPCOMPASS_POSTGRES_PASSWORD, the stored one, or a new one, into /secrets/postgres/password (the
+# postgres container reads it as root through POSTGRES_PASSWORD_FILE) and, for the services that keep data
+# in it, /secrets/<service>/database-password (service-entrypoint.sh puts it into their DATABASE_URL):
+#   docker-compose exec broker cat /secrets/postgres/password
 # Nothing secret is ever written to the repository or the image.
 set -eu
 
 service_users="sensors compass position markers dashboard bridge activity journal"
 client_users="device viewer"
+# The services whose DATABASE_URL may point at the compose `postgres` service.
+database_users="activity journal"
 # The uid of the services' non-root user (compose/Dockerfile, ARG APP_UID): it must read its password.
 app_uid="${STEPCOMPASS_APP_UID:-10001}"
 # Paths are the container's; the variables exist so that scripts/check-compose.sh can run this script
@@ -48,9 +55,17 @@ password_for() {
     fi
 }
 
-mkdir -p "$auth_dir" "$secrets_dir/clients"
+mkdir -p "$auth_dir" "$secrets_dir/clients" "$secrets_dir/postgres"
 umask 077
 : > "$auth_dir/passwd.new"
+
+# The database password: for the postgres container (root reads it; the folder is root's) and, below, for
+# the services in database_users.
+database_file="$secrets_dir/postgres/password"
+database_password="$(password_for postgres "$database_file")"
+printf '%s' "$database_password" > "$database_file.new" && mv "$database_file.new" "$database_file"
+chmod 0400 "$database_file"
+chmod 0500 "$secrets_dir/postgres"
 
 for user in $service_users; do
     mkdir -p "$secrets_dir/$user"
@@ -67,6 +82,13 @@ for user in $service_users; do
         chown "$app_uid:$app_uid" "$token_file"
         chmod 0400 "$token_file"
     fi
+    case " $database_users " in *" $user "*)
+        database_copy="$secrets_dir/$user/database-password"
+        printf '%s' "$database_password" > "$database_copy.new" && mv "$database_copy.new" "$database_copy"
+        chown "$app_uid:$app_uid" "$database_copy"
+        chmod 0400 "$database_copy"
+        ;;
+    esac
     chown "$app_uid:$app_uid" "$secrets_dir/$user"
     chmod 0500 "$secrets_dir/$user"
     mosquitto_passwd -b "$auth_dir/passwd.new" "$user" "$password"
@@ -92,5 +114,5 @@ chmod 0640 "$auth_dir/passwd" "$auth_dir/acl"
 mkdir -p "$data_dir"
 chown -R mosquitto:mosquitto "$data_dir" 2>/dev/null || true
 
-echo "broker-entrypoint: $(echo "$service_users $client_users" | wc -w) users and the bridge's push token ready (in the secrets volumes)"
+echo "broker-entrypoint: $(echo "$service_users $client_users" | wc -w) users, the bridge's push token and the database password ready (in the secrets volumes)"
 exec "$@"

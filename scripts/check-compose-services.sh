@@ -28,10 +28,24 @@
 #      each service gets its stop signal and must exit 0 leaving `offline`.
 #   5. A self-test proves the check can fail: a wrong command, an unknown flag, a wrong user and another
 #      service's user (its ACL) must each be caught, and so must a misspelt variable and a wrong port.
+#   6. The `postgres` profile, switched on as the compose file documents it (COMPOSE_PROFILES=postgres,
+#      ACTIVITY_DATABASE_URL and JOURNAL_DATABASE_URL postgres://stepcompass@postgres:5432/stepcompass): a
+#      fresh broker (its entrypoint writes the database password), then the services whose DATABASE_URL
+#      names the postgres service (activity and journal) started first, as compose starts them (no
+#      depends_on: they must wait for the database themselves), then the postgres service as its image's
+#      entrypoint runs it, with Debian's PostgreSQL of the same major version (initdb as POSTGRES_USER with
+#      the password of POSTGRES_PASSWORD_FILE, the server as the postgres user when run as root, on a free
+#      loopback port below the ephemeral range, POSTGRES_DB created) and its compose health check
+#      (pg_isready). Each must come online and pass its health check; psql over TCP with the generated
+#      password must list the activity's and the journal's tables, and a device's step counts published on
+#      the bus must be in the activity's table after it stops (no SQLite file anywhere); everything stops
+#      with status 0 on its stop signal. Self-test: a wrong database password and the profile left off (with
+#      the URLs set) are caught.
 #
 # Usage: scripts/check-compose-services.sh [BIN_DIR [COMPOSE_FILE]]   (default .build/debug; build first)
-# Needs mosquitto, mosquitto-clients and python3 (docker-compose is installed into .build/venv-compose).
-# Takes about 15 s. KEEP=1 keeps the logs.
+# Needs mosquitto, mosquitto-clients and python3 (docker-compose is installed into .build/venv-compose),
+# and PostgreSQL (Debian's postgresql) for step 6.
+# Takes about 20 s (step 6: about 4 s). KEEP=1 keeps the logs.
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -46,7 +60,7 @@ die() { echo "check-compose-services: FAILED: $*" >&2; exit 1; }
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 [ -d "$bin" ] || die "$bin does not exist (swift build first)"
-for tool in mosquitto mosquitto_sub mosquitto_passwd python3 flock timeout curl; do
+for tool in mosquitto mosquitto_sub mosquitto_pub mosquitto_passwd python3 flock timeout curl; do
     command -v "$tool" >/dev/null || die "$tool is not installed (scripts/ensure-deps.sh)"
 done
 
@@ -56,6 +70,7 @@ plan="$work/plan"
 mkdir -p "$work/logs"
 broker_pid=""
 sub_pid=""
+pg_pid=""
 declare -A pid_of=() started_at=() status_from=() failure=()
 cleanup() {
     local pid
@@ -69,6 +84,8 @@ cleanup() {
     for pid in "${pid_of[@]}"; do kill -KILL "$pid" 2>/dev/null; done
     [ -n "$sub_pid" ] && kill "$sub_pid" 2>/dev/null
     if [ -n "$broker_pid" ]; then kill "$broker_pid" 2>/dev/null && wait "$broker_pid" 2>/dev/null; fi
+    # PostgreSQL's fast shutdown (SIGINT), as its compose stop_signal.
+    if [ -n "$pg_pid" ]; then kill -INT "$pg_pid" 2>/dev/null && wait "$pg_pid" 2>/dev/null; fi
     if [ -n "${KEEP:-}" ]; then echo "check-compose-services: logs kept in $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -97,30 +114,39 @@ run_health() {
     (cd "$(cat "$dir/cwd")" && exec env -i "${env_vars[@]}" timeout "$timeout_s" "${health[@]}")
 }
 
-# 3. The broker, then its health check until it passes (depends_on: condition: service_healthy).
-mapfile -d '' -t broker_argv < "$plan/broker/argv"
-mapfile -d '' -t broker_env < "$plan/broker/env"
-(cd "$(cat "$plan/broker/cwd")" && exec env -i "${broker_env[@]}" "${broker_argv[@]}") > "$work/logs/broker.log" 2>&1 &
-broker_pid=$!
-healthy=""
-for _ in $(seq 1 40); do
-    kill -0 "$broker_pid" 2>/dev/null || die "the broker exited: $(tail -20 "$work/logs/broker.log")"
-    if [ -f "$plan/broker/health" ]; then
-        printf '%s' 5 > "$plan/broker/health_timeout"
-        run_health "$plan/broker" >/dev/null 2>&1 && { healthy=1; break; }
-    fi
-    sleep 0.25
-done
-[ -n "$healthy" ] || die "the broker's compose health check never passed: $(tail -20 "$work/logs/broker.log")"
-viewer="$(cat "$(cat "$plan/broker/viewer_password_file")")"
-say "broker healthy on 127.0.0.1:$port ($(grep -m1 'broker-entrypoint:' "$work/logs/broker.log"))"
-
-# Every status topic, as the read-only viewer sees it (statuses are retained: no race with the services).
-status_topics=()
-for service in "${services[@]}"; do status_topics+=(-t "$(cat "$plan/$service/status_topic")"); done
-: > "$work/status.txt"
-mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" "${status_topics[@]}" -v >> "$work/status.txt" 2> "$work/logs/status-sub.log" &
-sub_pid=$!
+# 3. The broker of the plan in $plan (log: LOG), then its health check until it passes (depends_on: condition:
+# service_healthy); then every status topic of SERVICE..., as the read-only viewer sees it, appended to
+# $work/status.txt (statuses are retained: no race with the services).
+start_broker() {
+    local log="$1" broker_argv broker_env healthy="" status_topics=() service
+    shift
+    mapfile -d '' -t broker_argv < "$plan/broker/argv"
+    mapfile -d '' -t broker_env < "$plan/broker/env"
+    (cd "$(cat "$plan/broker/cwd")" && exec env -i "${broker_env[@]}" "${broker_argv[@]}") > "$log" 2>&1 &
+    broker_pid=$!
+    for _ in $(seq 1 40); do
+        kill -0 "$broker_pid" 2>/dev/null || die "the broker exited: $(tail -20 "$log")"
+        if [ -f "$plan/broker/health" ]; then
+            printf '%s' 5 > "$plan/broker/health_timeout"
+            run_health "$plan/broker" >/dev/null 2>&1 && { healthy=1; break; }
+        fi
+        sleep 0.25
+    done
+    [ -n "$healthy" ] || die "the broker's compose health check never passed: $(tail -20 "$log")"
+    viewer="$(cat "$(cat "$plan/broker/viewer_password_file")")"
+    say "broker healthy on 127.0.0.1:$port ($(grep -m1 'broker-entrypoint:' "$log"))"
+    for service in "$@"; do status_topics+=(-t "$(cat "$plan/$service/status_topic")"); done
+    touch "$work/status.txt"
+    mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" "${status_topics[@]}" -v >> "$work/status.txt" 2>> "$work/logs/status-sub.log" &
+    sub_pid=$!
+}
+# Stops what start_broker started.
+stop_broker() {
+    [ -n "$sub_pid" ] && kill "$sub_pid" 2>/dev/null && wait "$sub_pid" 2>/dev/null
+    [ -n "$broker_pid" ] && kill "$broker_pid" 2>/dev/null && wait "$broker_pid" 2>/dev/null
+    sub_pid="" broker_pid=""
+}
+start_broker "$work/logs/broker.log" "${services[@]}"
 
 # launch LABEL SERVICE [--append-arg WORD] [--replace-command WORD] [--set NAME=VALUE]...: starts a service from its plan, with
 # the changes the self-test makes (none in the real run), in the background.
@@ -163,9 +189,11 @@ state_of() {
 # ACL does not allow (PUBACK). mosquitto's own log names neither the client of a refused connection
 # ("Client <unknown> disconnected, not authorised") nor a refused publish (debug level only); the
 # service logs the reason code the broker sent, which libmosquitto spells "Not authorized".
+# The database's refusal of a wrong user or password (PostgreSQL's 28P01/28000), as postgres-nio logs it, the same way.
 refusal() {
-    grep -m1 -iE 'not authori[sz]ed|bad user ?name or password' "$work/logs/$1.log" \
-        | sed -E 's/.*"message":"([^"]*)".*"mqtt.reason":"([^"]*)".*/\1 (\2)/' | cut -c1-160
+    grep -m1 -iE 'not authori[sz]ed|bad user ?name or password|password authentication failed|sqlState: 28' "$work/logs/$1.log" \
+        | sed -E -e 's/.*"message":"([^"]*)".*"mqtt.reason":"([^"]*)".*/\1 (\2)/' \
+            -e 's/.*"message":"([^"]*)".*(sqlState: [0-9A-Z]+).*message: ([^,]*),.*/the database: \1 (\2, \3)/' -e 's/\\"/"/g' | cut -c1-160
 }
 
 # wait_online LABEL:SERVICE...: waits for each to say online; records why any did not in failure[].
@@ -185,7 +213,7 @@ wait_online() {
                 unset "pid_of[$label]"
                 failure[$label]="exited with status $rc before saying online"
             elif refused="$(refusal "$label")"; then
-                failure[$label]="the broker refused it: $refused"
+                failure[$label]="refused: $refused"
             elif awk -v d="$deadline" -v t="$(date +%s.%N)" 'BEGIN { exit !(t > d) }'; then
                 failure[$label]="did not say online within $online_timeout s (last status: '$(state_of "$label" "$topic")')"
             else
@@ -368,4 +396,185 @@ for variant in misspelt port; do
     fi
     say "  caught a $([ "$variant" = port ] && echo "wrong MQTT_PORT (1884) on $b" || echo "misspelt variable (MQTT_USERNAM) on $a"): $(tail -1 <<< "$out" | sed 's/^compose_services: //')"
 done
-say "ok: ${#services[@]} compose services (${services[*]}) ran as in their containers in ${main_time} s; self-test caught 6 broken variants; total $(elapsed "$start_time") s"
+default_services=("${services[@]}")
+self_tests=6
+
+# 6. The `postgres` profile, switched on as the compose file documents it: the postgres service (Debian's own
+#    PostgreSQL, set up as the image's entrypoint does) and the services whose DATABASE_URL names it.
+pg_start="$(date +%s.%N)"
+for label in "${!pid_of[@]}"; do kill -TERM "${pid_of[$label]}" 2>/dev/null; done # the self-test's leftovers
+for label in "${!pid_of[@]}"; do wait "${pid_of[$label]}" 2>/dev/null; unset "pid_of[$label]"; done
+stop_broker
+database_url="postgres://stepcompass@postgres:5432/stepcompass"
+pg_work="$work/profile-postgres"
+mkdir -p "$pg_work"
+chmod 755 "$pg_work"
+say "profile postgres: COMPOSE_PROFILES=postgres ACTIVITY_DATABASE_URL=$database_url JOURNAL_DATABASE_URL=$database_url"
+env -i PATH="$PATH" HOME="$HOME" COMPOSE_PROFILES=postgres ACTIVITY_DATABASE_URL="$database_url" JOURNAL_DATABASE_URL="$database_url" \
+    "$venv/bin/docker-compose" --project-directory compose -f "$compose_file" config > "$pg_work/resolved.yml" 2> "$pg_work/config.err" \
+    || die "docker-compose rejects $compose_file with the postgres profile: $(cat "$pg_work/config.err")"
+COMPOSE_PROFILES=postgres "$venv/bin/python" scripts/compose_services.py "$pg_work/resolved.yml" compose/Dockerfile "$bin" "$pg_work" \
+    > "$work/logs/plan-postgres.txt" 2>&1 || die "$compose_file cannot run with the postgres profile: $(tail -3 "$work/logs/plan-postgres.txt")"
+# The plan's lines about the database and its clients (the rest is the default pass's, above).
+sed -n '/^database /,/^service /p' "$work/logs/plan-postgres.txt" | sed '$d'
+grep -E '^  DATABASE_URL=' "$work/logs/plan-postgres.txt"
+plan="$pg_work/plan"
+port="$(cat "$plan/broker/port")"
+mapfile -t databases < "$plan/databases"
+[ "${databases[*]}" = postgres ] || die "the postgres profile runs the database services '${databases[*]}', not postgres"
+pg="$plan/postgres"
+mapfile -t clients < "$pg/clients"
+[ "${clients[*]}" = "activity journal" ] || die "with the documented DATABASE_URLs, '${clients[*]}' use the postgres service (expected activity and journal)"
+start_broker "$work/logs/broker-postgres.log" "${clients[@]}"
+database_password_file="$(cat "$pg/password_file")"
+[ -s "$database_password_file" ] || die "the broker's entrypoint wrote no database password ($database_password_file)"
+for client in "${clients[@]}"; do
+    copy="$(grep -z '^DATABASE_PASSWORD_FILE=' "$plan/$client/env" | tr -d '\0' | cut -d= -f2-)"
+    cmp -s "$copy" "$database_password_file" || die "$client's database password ($copy) is not the postgres service's"
+done
+
+# Compose starts them with the broker, not after the database (no depends_on: see compose/docker-compose.yml):
+# they must wait for it themselves.
+say "starting ${clients[*]} before the database is up, as compose does (no depends_on on an optional service)"
+items=()
+for client in "${clients[@]}"; do
+    launch "pg-$client" "$client"
+    items+=("pg-$client:$client")
+done
+
+# The image's entrypoint: initdb with POSTGRES_USER and the password of POSTGRES_PASSWORD_FILE (read as root,
+# handed to initdb in a file only the server's user reads, deleted after); a temporary server on its socket only
+# (no TCP yet; fsync off here, it is thrown away at once) creates POSTGRES_DB; then the server.
+run_as="$(cat "$pg/run_as" 2>/dev/null)"
+pg_port="$(cat "$pg/port")"
+pg_user="$(cat "$pg/user")"
+pg_database="$(cat "$pg/database")"
+mapfile -d '' -t pg_env < "$pg/env"
+pwfile="$(cat "$pg/pwfile")"
+install -m 600 ${run_as:+-o "$run_as"} /dev/null "$pwfile"
+{ cat "$database_password_file"; echo; } > "$pwfile"
+mapfile -d '' -t initdb_argv < "$pg/initdb"
+initdb_start="$(date +%s.%N)"
+(cd "$(cat "$pg/cwd")" && exec env -i "${pg_env[@]}" "${initdb_argv[@]}") > "$work/logs/postgres-initdb.log" 2>&1
+initdb_rc=$?
+rm -f "$pwfile"
+[ "$initdb_rc" = 0 ] || die "initdb failed: $(tail -5 "$work/logs/postgres-initdb.log")"
+initdb_time="$(elapsed "$initdb_start")"
+mapfile -d '' -t pg_argv < "$pg/argv"
+# start_postgres LOG [ARG...]: the server with ARGs appended, until it accepts connections on its socket.
+start_postgres() {
+    local log="$1" ready=""
+    shift
+    (cd "$(cat "$pg/cwd")" && exec env -i "${pg_env[@]}" "${pg_argv[@]}" "$@") >> "$log" 2>&1 &
+    pg_pid=$!
+    for _ in $(seq 1 100); do
+        kill -0 "$pg_pid" 2>/dev/null || die "postgres exited: $(tail -5 "$log")"
+        (cd "$(cat "$pg/cwd")" && exec env -i "${pg_env[@]}" pg_isready -q -U "$pg_user" -d postgres) && { ready=1; break; }
+        sleep 0.1
+    done
+    [ -n "$ready" ] || die "postgres did not accept connections on its socket within 10 s: $(tail -5 "$log")"
+}
+# stop_postgres: its compose stop signal, at most its stop_grace_period; it must exit 0.
+stop_postgres() {
+    local grace rc stop_start
+    kill -s "$(cat "$pg/signal")" "$pg_pid"
+    grace="$(cat "$pg/grace")"
+    stop_start="$(date +%s.%N)"
+    while kill -0 "$pg_pid" 2>/dev/null \
+        && awk -v s="$stop_start" -v g="$grace" -v t="$(date +%s.%N)" 'BEGIN { exit !(t - s < g) }'; do sleep 0.1; done
+    kill -0 "$pg_pid" 2>/dev/null && die "postgres still runs $grace s (its stop_grace_period) after SIG$(cat "$pg/signal")"
+    wait "$pg_pid"
+    rc=$?
+    pg_pid=""
+    [ "$rc" = 0 ] || die "postgres exited with status $rc after SIG$(cat "$pg/signal"): $(tail -3 "$work/logs/postgres.log")"
+    pg_stop_time="$(elapsed "$stop_start")"
+}
+if [ -f "$pg/create_db" ]; then
+    start_postgres "$work/logs/postgres-init.log" -c listen_addresses= -c fsync=off
+    mapfile -d '' -t create_argv < "$pg/create_db"
+    (cd "$(cat "$pg/cwd")" && exec env -i "${pg_env[@]}" "${create_argv[@]}") > "$work/logs/postgres-createdb.log" 2>&1 \
+        || die "POSTGRES_DB could not be created: $(cat "$work/logs/postgres-createdb.log")"
+    stop_postgres
+fi
+start_postgres "$work/logs/postgres.log"
+health="$(run_health "$pg" 2>&1)" || die "postgres: its compose health check fails: $health"
+say "postgres healthy on 127.0.0.1:$pg_port ($(head -1 "$work/logs/postgres.log" | grep -oE 'PostgreSQL [0-9.]+' || echo PostgreSQL); initdb as '$pg_user' with the generated password in $initdb_time s; database '$pg_database'; compose health check: pg_isready)"
+
+# The clients: online, healthy, and their data in PostgreSQL.
+wait_online "${items[@]}"
+failed=()
+for client in "${clients[@]}"; do
+    if [ -n "${failure[pg-$client]:-}" ]; then report "pg-$client"; failed+=("$client"); fi
+done
+[ "${#failed[@]}" = 0 ] || die "${failed[*]} did not come online with the postgres profile"
+for client in "${clients[@]}"; do
+    health="$(run_health "$plan/$client" 2>&1)" || die "$client: its compose health check fails with the postgres profile: $health"
+    grep -q 'in PostgreSQL' "$work/logs/pg-$client.log" || die "$client does not say it keeps its data in PostgreSQL: $(grep -m1 -E 'in (SQLite|PostgreSQL)' "$work/logs/pg-$client.log")"
+    retries="$(grep -c 'Connection creation failed' "$work/logs/pg-$client.log")"
+    say "  pg-$client: its data in PostgreSQL ('$(grep -m1 -oE '"message":"[^"]* in PostgreSQL"' "$work/logs/pg-$client.log" | cut -d'"' -f4)'), $retries connection attempt(s) refused while the database was starting; compose health check passes"
+done
+# As another container would: over TCP, as POSTGRES_USER, with the password the broker's entrypoint generated.
+pg_psql() {
+    env -i PATH="$PATH" PGPASSWORD="$(cat "$database_password_file")" PGCONNECT_TIMEOUT=5 \
+        "$(cat "$pg/bin_dir")/psql" -X -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -d "$pg_database" -v ON_ERROR_STOP=1 -At "$@"
+}
+tables="$(pg_psql -c "SELECT string_agg(tablename, ' ' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'" 2>&1)" \
+    || die "psql as '$pg_user' with the generated password over TCP: $tables"
+for table in device_tally step_days journal_walks journal_route; do
+    [[ " $tables " == *" $table "* ]] || die "no table $table in the database '$pg_database' (its tables: $tables)"
+done
+say "  psql -h 127.0.0.1 -U $pg_user $pg_database (the generated password): tables $tables"
+# A device's step counts on the bus: the activity's tally and the journal's walk (--auto starts one at a device's
+# first steps) must appear in PostgreSQL.
+device_password="$(cat "$(dirname "$(cat "$plan/broker/viewer_password_file")")/device")"
+for count in 100 130; do
+    mosquitto_pub -h 127.0.0.1 -p "$port" -u device -P "$device_password" -q 1 -t "$(sed 's|/services/activity/status$||' "$plan/activity/status_topic")/check-walker/steps" \
+        -m "{\"steps\":$count,\"timestamp\":\"$(date -u +%Y-%m-%dT%H:%M:%S.000Z)\"}" || die "could not publish a step count as the device user"
+done
+rows=""
+for _ in $(seq 1 50); do
+    rows="$(pg_psql -F ' ' -c "SELECT (SELECT string_agg(device || '=' || total, ' ') FROM device_tally WHERE device = 'check-walker'), (SELECT count(*) FROM journal_walks WHERE device = 'check-walker')" 2>&1)"
+    [[ "$rows" == check-walker=*' '[1-9]* ]] && break
+    sleep 0.2
+done
+[[ "$rows" == check-walker=*' '[1-9]* ]] || die "the activity's tally and the journal's walk of check-walker are not both in PostgreSQL within 10 s (device_tally, journal_walks: '$rows')"
+say "  a device's steps on the bus -> PostgreSQL: the activity's device_tally ${rows%% *}, the journal's journal_walks ${rows##* } walk(s) of check-walker"
+
+# Stop the clients as `docker compose stop` does, then the database with its stop signal.
+for client in "${clients[@]}"; do kill -s "$(cat "$plan/$client/signal")" "${pid_of[pg-$client]}"; done
+for client in "${clients[@]}"; do
+    grace="$(cat "$plan/$client/grace")"
+    stop_start="$(date +%s.%N)"
+    while kill -0 "${pid_of[pg-$client]}" 2>/dev/null \
+        && awk -v s="$stop_start" -v g="$grace" -v t="$(date +%s.%N)" 'BEGIN { exit !(t - s < g) }'; do sleep 0.1; done
+    kill -0 "${pid_of[pg-$client]}" 2>/dev/null && die "$client still runs $grace s after its stop signal (postgres profile)"
+    wait "${pid_of[pg-$client]}"
+    rc=$?
+    unset "pid_of[pg-$client]"
+    [ "$rc" = 0 ] || { failure[pg-$client]="exited with status $rc after its stop signal"; report "pg-$client"; die "$client did not stop cleanly with the postgres profile"; }
+done
+sqlite="$(find "$pg_work/volumes" -name '*.sqlite' 2>/dev/null | sed "s|$pg_work/volumes/||" | tr '\n' ' ')"
+[ -z "$sqlite" ] || die "with a DATABASE_URL, SQLite files were written anyway: $sqlite"
+
+# SELF-TEST, cheap: a wrong database password is refused (the check above can fail), and so is a DATABASE_URL
+# naming the postgres service while its profile is off.
+printf 'not-the-password' > "$pg_work/wrong-password"
+launch self-test-database activity --set "DATABASE_PASSWORD_FILE=$pg_work/wrong-password"
+wait_online self-test-database:activity
+[ -n "${failure[self-test-database]:-}" ] || die "self-test: the check did not catch a wrong database password (it came online)"
+say "  self-test: caught a wrong database password for activity: ${failure[self-test-database]}"
+# (SIGKILL: while its database refuses it, the activity acts on SIGTERM only once postgres-nio gives up, ~60 s.)
+{ kill -KILL "${pid_of[self-test-database]}"; wait "${pid_of[self-test-database]}"; } 2>/dev/null
+unset "pid_of[self-test-database]"
+mkdir -p "$work/self-test-profile"
+if out="$(env -u COMPOSE_PROFILES "$venv/bin/python" scripts/compose_services.py "$pg_work/resolved.yml" compose/Dockerfile "$bin" "$work/self-test-profile" 2>&1)"; then
+    die "self-test: the plan accepted a DATABASE_URL naming the postgres service with its profile off"
+fi
+say "  self-test: caught the profile left off: $(tail -1 <<< "$out" | sed 's/^compose_services: //')"
+self_tests=$((self_tests + 2))
+
+stop_postgres
+stop_broker
+say "profile postgres: ${clients[*]} kept their data in the postgres service's database and stopped with status 0, postgres stopped on SIG$(cat "$pg/signal") in $pg_stop_time s; $(elapsed "$pg_start") s"
+
+say "ok: ${#default_services[@]} compose services (${default_services[*]}) ran as in their containers in ${main_time} s, ${clients[*]} with the postgres profile too; self-test caught $self_tests broken variants; total $(elapsed "$start_time") s"

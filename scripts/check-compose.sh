@@ -2,11 +2,15 @@
 # Validates the container deployment without Docker:
 #   1. compose/docker-compose.yml with docker-compose 1.29.2 (`config -q`, in a clean environment, so
 #      every ${VAR:-default} must have a default), and every service has the contract's variables and
-#      serves its metrics, which the optional prometheus service scrapes (compose/prometheus.yml);
+#      serves its metrics, which the optional prometheus service scrapes (compose/prometheus.yml); the
+#      optional postgres service (profile postgres): Debian-based image, password only through
+#      POSTGRES_PASSWORD_FILE in its secrets volume, data volume, pg_isready, nothing beyond loopback;
 #   2. compose/broker-entrypoint.sh, service-entrypoint.sh and service-healthcheck.sh against a real
 #      mosquitto (skipped with a note when mosquitto is not installed): generated passwords work, are
 #      kept across restarts, an environment password wins, and a service's health check sees `online`;
-#   3. the broker's ACL and tuning (scripts/check-broker-acl.sh).
+#      the database password reaches the postgres, activity and journal secrets only, and
+#      service-entrypoint.sh puts it into a DATABASE_URL without one (percent-encoded);
+# The broker's ACL and tuning are checked by `swift test` (Tests/StackTests/BrokerACLTests.swift).
 #
 # docker-compose 1.29.2 is installed from PyPI into .build/venv-compose by scripts/compose-venv.sh.
 # Exit status 0 when everything passes.
@@ -117,6 +121,65 @@ if command -v promtool >/dev/null; then
 else
     echo "check-compose: promtool is not installed: compose/prometheus.yml checked for its targets only"
 fi
+# The optional database (profile postgres): the official Debian-based image, its password only in the secrets volume
+# the broker's entrypoint fills (POSTGRES_PASSWORD_FILE), its data in a named volume, a pg_isready health check, no
+# host port beyond loopback; the default stack keeps SQLite (empty DATABASE_URLs).
+"$venv/bin/python" - <(printf '%s\n' "$config") "$compose_file" <<'EOF_PY' || fail "the postgres service is incomplete (above)"
+import re, sys, yaml
+resolved, raw_file = sys.argv[1:3]
+services = yaml.safe_load(open(resolved))["services"]
+def fail(message):
+    sys.exit(f"check-compose: FAILED: {message}")
+def mounts(service):
+    result = []
+    for volume in service.get("volumes") or []:
+        if isinstance(volume, dict):
+            result.append((str(volume.get("source", "")), str(volume["target"]), bool(volume.get("read_only"))))
+        else:
+            parts = str(volume).split(":")
+            result.append((parts[0], parts[1] if len(parts) > 1 else parts[0], parts[-1] == "ro" and len(parts) > 2))
+    return result
+postgres = services.get("postgres")
+if postgres is None:
+    fail("there is no postgres service")
+if postgres.get("profiles") != ["postgres"]:
+    fail(f"the postgres service is not in the postgres profile only (profiles: {postgres.get('profiles')}): the default stack must not change")
+image = str(postgres.get("image", ""))
+if not re.fullmatch(r"postgres:\d+(\.\d+)*-bookworm", image):
+    fail(f"the postgres service runs {image}, not the official Debian 12 based image (postgres:15-bookworm)")
+environment = postgres.get("environment") or {}
+if "POSTGRES_PASSWORD" in environment:
+    fail("the postgres service gets POSTGRES_PASSWORD: the password belongs in its secrets volume (POSTGRES_PASSWORD_FILE)")
+password_file = str(environment.get("POSTGRES_PASSWORD_FILE") or "")
+secrets = [(s, t, ro) for s, t, ro in mounts(postgres) if password_file.startswith(t.rstrip("/") + "/")]
+if not secrets or secrets[0][0] != "secrets-postgres" or not secrets[0][2]:
+    fail(f"POSTGRES_PASSWORD_FILE ({password_file or 'unset'}) is not in the secrets-postgres volume mounted read-only ({mounts(postgres)})")
+if not any(s == "secrets-postgres" for s, _, _ in mounts(services["broker"])):
+    fail("the broker does not mount secrets-postgres: its entrypoint cannot write the database password")
+if not any(s == "postgres-data" and t == environment.get("PGDATA", "/var/lib/postgresql/data") for s, t, _ in mounts(postgres)):
+    fail(f"the postgres service's data (PGDATA) is not in the named volume postgres-data ({mounts(postgres)})")
+test = postgres.get("healthcheck", {}).get("test") or []
+if "pg_isready" not in " ".join(map(str, test)):
+    fail(f"the postgres service's health check does not run pg_isready ({test})")
+for port in postgres.get("ports") or []:
+    host_ip = port.get("host_ip", "") if isinstance(port, dict) else (str(port).rsplit(":", 2)[0] if str(port).count(":") >= 2 else "")
+    if host_ip != "127.0.0.1":
+        fail(f"the postgres service publishes {port} beyond loopback")
+if (postgres.get("depends_on") or {}).get("broker", {}).get("condition") != "service_healthy":
+    fail("the postgres service does not wait for a healthy broker (whose entrypoint writes its password)")
+grace = re.fullmatch(r"(\d+)s|(\d+)m", str(postgres.get("stop_grace_period", "")))
+if postgres.get("stop_signal") not in ("SIGINT", "SIGTERM") or not grace or int(grace.group(1) or 0) + 60 * int(grace.group(2) or 0) < 30:
+    fail(f"the postgres service stops with {postgres.get('stop_signal')} within {postgres.get('stop_grace_period')}: give it SIGINT (fast shutdown) and 30 s or more")
+for name in ("activity", "journal"):
+    if (services[name].get("environment") or {}).get("DATABASE_URL", "") not in ("", None):
+        fail(f"the {name} service has a DATABASE_URL by default: the default stack keeps SQLite")
+raw = open(raw_file).read()
+# (postgres://USER:PASSWORD@HOST:PORT/DATABASE, the documentation's placeholder, is no password.)
+if any(m.group(2) != "PASSWORD" for m in re.finditer(r"postgres(ql)?://[^@\s/:]*:([^@\s/]*)@", raw)) \
+        or re.search(r"^\s*POSTGRES_PASSWORD\s*:", raw, re.M):
+    fail(f"{raw_file} holds a database password")
+print(f"check-compose: postgres service ({image}, profile postgres): password from secrets-postgres ({password_file}), data in postgres-data, pg_isready, no host port beyond loopback")
+EOF_PY
 echo "check-compose: $compose_file is valid for docker-compose 1.29.2"
 
 # 2. The entrypoint scripts against a real broker.
@@ -141,6 +204,8 @@ first_token="$(cat "$work/secrets/bridge/token" 2>/dev/null)"
 [ "$first_token" != "$(cat "$work/secrets/bridge/password")" ] || fail "the bridge's token is its MQTT password"
 [ "$(cat "$work/secrets/position/password")" = "chosen-by-env" ] || fail "STEPCOMPASS_POSITION_PASSWORD was not used"
 first_sensors="$(cat "$work/secrets/sensors/password")"
+first_database="$(cat "$work/secrets/postgres/password" 2>/dev/null)"
+[ "${#first_database}" -ge 32 ] || fail "no database password generated (secrets/postgres/password)"
 [ "${#first_sensors}" -ge 32 ] || fail "the generated password is too short"
 [ "$(cat "$work/secrets/compass/password")" != "$first_sensors" ] || fail "two users got the same password"
 run_broker_entrypoint
@@ -152,6 +217,20 @@ run_broker_entrypoint
 run_broker_entrypoint STEPCOMPASS_BRIDGE_TOKEN=token-by-env
 [ "$(cat "$work/secrets/bridge/token")" = token-by-env ] || fail "STEPCOMPASS_BRIDGE_TOKEN was not used"
 cmp -s Config/mosquitto/acl "$work/auth/acl" || fail "the ACL was not installed"
+# The database password (the postgres profile): kept across restarts, the same in the postgres container's volume
+# and the activity's and the journal's (only theirs), STEPCOMPASS_POSTGRES_PASSWORD wins.
+[ "$(cat "$work/secrets/postgres/password")" = "$first_database" ] || fail "a restart changed the generated database password"
+[ "$(stat -c %a "$work/secrets/postgres/password")" = 400 ] || fail "the database password file is not mode 0400"
+for user in activity journal; do
+    cmp -s "$work/secrets/postgres/password" "$work/secrets/$user/database-password" || fail "$user's database-password is not the postgres service's"
+    [ "$(stat -c %a "$work/secrets/$user/database-password")" = 400 ] || fail "$user's database-password is not mode 0400"
+done
+for user in sensors compass position markers dashboard bridge; do
+    [ ! -e "$work/secrets/$user/database-password" ] || fail "$user got the database password"
+done
+run_broker_entrypoint STEPCOMPASS_POSTGRES_PASSWORD='db p@ss/w:rd%'
+[ "$(cat "$work/secrets/postgres/password")" = 'db p@ss/w:rd%' ] || fail "STEPCOMPASS_POSTGRES_PASSWORD was not used"
+[ "$(cat "$work/secrets/journal/database-password")" = 'db p@ss/w:rd%' ] || fail "STEPCOMPASS_POSTGRES_PASSWORD did not reach the journal's secrets"
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 ws_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -189,7 +268,14 @@ got="$(env -u TOKEN TOKEN_FILE="$work/secrets/bridge/token" sh compose/service-e
 [ "$got" = token-by-env ] || fail "service-entrypoint.sh did not export the bridge's token from its file (got '$got')"
 got="$(env TOKEN=from-compose TOKEN_FILE="$work/secrets/bridge/token" sh compose/service-entrypoint.sh sh -c 'printf %s "$TOKEN"')"
 [ "$got" = from-compose ] || fail "service-entrypoint.sh replaced a TOKEN compose passed (got '$got')"
+# DATABASE_URL without a password gets the one in the secrets volume, percent-encoded, and nothing on stderr;
+# a URL with a password, or without a user, is left alone.
+got="$(env DATABASE_URL=postgres://stepcompass@postgres:5432/stepcompass DATABASE_PASSWORD_FILE="$work/secrets/journal/database-password" \
+    sh compose/service-entrypoint.sh sh -c 'printf %s "$DATABASE_URL"' 2> "$work/entrypoint.err")"
+[ "$got" = 'postgres://stepcompass:db%20p%40ss%2Fw%3Ard%25@postgres:5432/stepcompass' ] || fail "service-entrypoint.sh did not put the database password into DATABASE_URL (got '${got%%:*}:...')"
+[ ! -s "$work/entrypoint.err" ] || fail "service-entrypoint.sh wrote to stderr while adding the database password: $(cat "$work/entrypoint.err")"
+for url in postgres://stepcompass:given@postgres:5432/stepcompass postgres://postgres:5432/stepcompass ''; do
+    got="$(env DATABASE_URL="$url" DATABASE_PASSWORD_FILE="$work/secrets/journal/database-password" sh compose/service-entrypoint.sh sh -c 'printf %s "$DATABASE_URL"')"
+    [ "$got" = "$url" ] || fail "service-entrypoint.sh changed DATABASE_URL '$url'"
+done
 echo "check-compose: broker and service entrypoints work against mosquitto $(mosquitto -h 2>/dev/null | awk 'NR==1 {print $3}')"
-
-# 3. The broker's ACL and tuning, as the compose broker loads them.
-"$root/scripts/check-broker-acl.sh" || fail "the broker configuration (Config/mosquitto) does not pass scripts/check-broker-acl.sh"

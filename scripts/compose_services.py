@@ -5,8 +5,10 @@ Input: the configuration `docker-compose config` resolved (so every ${VAR:-defau
 relative path is exactly what Compose would use), compose/Dockerfile (the image: WORKDIR, ENV,
 ENTRYPOINT, what COPY puts where) and the build's bin folder. Output: one folder per process under
 WORK/plan/ with NUL-separated files the shell script runs as they are (argv, env, health = the
-health check's argv) plus small text files (cwd, client_id, status_topic, grace, signal). Every
-change made to the compose values is printed, one line each.
+health check's argv) plus small text files (cwd, client_id, status_topic, grace, signal); WORK/plan/services
+lists the stepcompass services, WORK/plan/databases the postgres services (whose folder also holds initdb,
+create_db and clients, the services whose DATABASE_URL names it). Every change made to the compose values
+is printed, one line each.
 
 Only what Docker itself provides is replaced, because that is what differs between a container and
 this machine; everything else (the command, its flags, every other variable) is run verbatim, so a
@@ -20,10 +22,16 @@ mistake there fails here as it would in the container:
     volume -> a temporary folder;
   - the image: WORKDIR and the files COPY puts in it -> a temporary copy laid out the same way (so
     Config/<service>.json is found exactly as in the container), the stepcompass-* executables the
-    image would hold -> the build's bin folder, the entrypoint scripts -> the repository's.
+    image would hold -> the build's bin folder, the entrypoint scripts -> the repository's;
+  - a `postgres:` service (only when its profile is on: COMPOSE_PROFILES, as Compose reads it) -> Debian's
+    own PostgreSQL of the image's major version, run as its entrypoint would: initdb as POSTGRES_USER with
+    the password of POSTGRES_PASSWORD_FILE (through its volume: the file the broker's entrypoint wrote),
+    POSTGRES_DB created, the server as the non-root postgres user; its port 5432 -> a free loopback port,
+    and a service's DATABASE_URL naming it (postgres://USER@postgres:5432/DB) -> 127.0.0.1 and that port.
 The values that cannot be substituted faithfully are checked instead and fail the plan: MQTT_HOST must
 name the broker, MQTT_PORT must be the port the broker listens on, HTTP_PORT must be a published
-container port, and every variable a service gets must be one its executable reads (its --help).
+container port, a DATABASE_URL naming the postgres service must use its port and needs its profile on,
+and every variable a service gets must be one its executable reads (its --help).
 
 Usage: compose_services.py RESOLVED_YML DOCKERFILE BIN_DIR WORK_DIR   (run with PyYAML available)
 """
@@ -32,12 +40,15 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
+import random
 import re
 import shlex
 import shutil
 import socket
 import subprocess
 import sys
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +61,11 @@ BASE_IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 VIEWER_SECRET = "/secrets/clients/viewer"
 # Stands in for the internet: the markers' SOURCE, relative to the image's WORKDIR (COPY Config).
 SAMPLE_MARKERS = "Config/markers/sample-markers.geojson"
+# The official postgres image (Debian-based tags): its PGDATA, the port its server listens on, and the user its
+# entrypoint drops to.
+POSTGRES_IMAGE_PGDATA = "/var/lib/postgresql/data"
+POSTGRES_PORT = "5432"
+POSTGRES_RUN_AS = "postgres"
 
 
 class PlanError(Exception):
@@ -64,6 +80,31 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def low_free_port() -> int:
+    """A free loopback port below Linux's ephemeral range (32768-60999), like BusTesting's freePort: PostgreSQL's
+    initdb takes a moment, during which an outgoing connection could take a port from that range."""
+    for _ in range(200):
+        port = random.randint(12000, 32767)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise PlanError("could not find a free port in 12000-32767")
+
+
+def active_profiles() -> set[str]:
+    """The profiles Compose enables: COMPOSE_PROFILES (the command line's --profile sets the same)."""
+    return {p.strip() for p in os.environ.get("COMPOSE_PROFILES", "").split(",") if p.strip()}
+
+
+def is_active(service: dict) -> bool:
+    """Whether `up` starts a service: no profile, or one of its profiles enabled."""
+    profiles = service.get("profiles") or []
+    return not profiles or bool(set(profiles) & active_profiles())
 
 
 def argv_of(value: object) -> list[str]:
@@ -383,6 +424,163 @@ def plan_broker(config: dict, work: Path) -> Broker:
     return Broker(name, aliases, port, local_port, named, root)
 
 
+@dataclass
+class Database:
+    name: str
+    aliases: set[str]
+    port: str  # the port it listens on inside its container
+    local_port: int | None  # None: its profile is off, it does not run
+    profiles: list[str]
+    clients: list[str] = field(default_factory=list)
+
+
+def postgres_services(config: dict) -> dict[str, dict]:
+    """The services that run the official postgres image."""
+    return {
+        name: service
+        for name, service in config["services"].items()
+        if str(service.get("image", "")).split("/")[-1].startswith("postgres:")
+    }
+
+
+def postgres_bin_dir(image: str) -> str:
+    """Debian's PostgreSQL binaries of the image tag's major version (15-bookworm -> /usr/lib/postgresql/15/bin)."""
+    major = re.match(r"(\d+)", image.split(":", 1)[1] if ":" in image else "")
+    installed = sorted(
+        (p.parent for p in Path("/usr/lib/postgresql").glob("*/bin/postgres") if p.parent.parent.name.isdigit()),
+        key=lambda folder: -int(folder.parent.name),
+    )
+    if major:
+        wanted = Path(f"/usr/lib/postgresql/{major.group(1)}/bin")
+        if (wanted / "postgres").is_file():
+            return str(wanted)
+        if installed:
+            log(f"PostgreSQL {major.group(1)} (the image's) is not installed here: {installed[0]} stands in")
+    if not installed:
+        raise PlanError(f"the compose file runs {image}, but PostgreSQL is not installed here (apt-get install postgresql)")
+    return str(installed[0])
+
+
+def plan_postgres(name: str, service: dict, broker: Broker, work: Path) -> Database:
+    """The official image's first start, with Debian's PostgreSQL: initdb (POSTGRES_USER, the password of
+    POSTGRES_PASSWORD_FILE), the server, POSTGRES_DB created over its socket; then its health check."""
+    out = work / "plan" / name
+    out.mkdir(parents=True)
+    image = str(service.get("image"))
+    print(f"database '{name}' ({image}): the image's entrypoint, with this machine's PostgreSQL")
+    bin_dir = postgres_bin_dir(image)
+    log(f"{image} -> {bin_dir} (Debian's PostgreSQL)")
+    if "entrypoint" in service:
+        raise PlanError(f"{name}: a compose entrypoint replaces the postgres image's, which creates the database")
+    command = argv_of(service.get("command")) or ["postgres"]
+    if command[0] != "postgres":
+        raise PlanError(f"{name}: the command {command} does not start the server (the image's CMD is postgres)")
+
+    volumes: list[tuple[str, str]] = []
+    for source, target, bind in volume_specs(service):
+        if bind:
+            local = source
+        elif source in broker.volumes:
+            local = broker.volumes[source]
+        else:
+            local = str(work / "volumes" / (source or f"{name}-anonymous{len(volumes)}"))
+            os.makedirs(local, exist_ok=True)
+        volumes.append((target, local))
+        log(f"volume {source or '(anonymous)'}:{target} -> {local}")
+
+    def local_path(path: str) -> str | None:
+        for target, local in sorted(volumes, key=lambda v: -len(v[0])):
+            if under(path, target):
+                return local + path[len(target) :]
+        return None
+
+    environment = {k: "" if v is None else str(v) for k, v in (service.get("environment") or {}).items()}
+    if environment.get("POSTGRES_PASSWORD"):
+        raise PlanError(f"{name}: POSTGRES_PASSWORD is in the compose file; the password belongs in POSTGRES_PASSWORD_FILE")
+    user = environment.get("POSTGRES_USER") or "postgres"
+    database = environment.get("POSTGRES_DB") or user
+    password_file = environment.get("POSTGRES_PASSWORD_FILE", "")
+    local_password = local_path(password_file) if password_file else None
+    if local_password is None:
+        raise PlanError(f"{name}: POSTGRES_PASSWORD_FILE ({password_file or 'unset'}) is not in one of its volumes")
+    log(f"POSTGRES_PASSWORD_FILE={password_file} -> {local_password} (read as root, as the image's entrypoint does)")
+    pgdata = environment.get("PGDATA", POSTGRES_IMAGE_PGDATA)
+    data = local_path(pgdata) or str(work / "volumes" / f"{name}-pgdata")
+    log(f"PGDATA {pgdata} -> {data}")
+    root = work / f"{name}-root"
+    sockets = root / "run"
+    sockets.mkdir(parents=True)
+    os.makedirs(data, exist_ok=True)
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        # The image's entrypoint chowns its folders and drops to the postgres user (gosu); PostgreSQL refuses root.
+        try:
+            account = pwd.getpwnam(POSTGRES_RUN_AS)
+        except KeyError:
+            raise PlanError(f"running as root needs the user '{POSTGRES_RUN_AS}' (Debian's postgresql package creates it)") from None
+        for folder in (root, sockets, Path(data)):
+            os.chown(folder, account.pw_uid, account.pw_gid)
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            raise PlanError("running as root needs setpriv (util-linux) to start PostgreSQL as the postgres user")
+        # setpriv execs (no parent in between): the server gets the stop signal itself, as in the container.
+        prefix = [setpriv, f"--reuid={POSTGRES_RUN_AS}", f"--regid={POSTGRES_RUN_AS}", "--init-groups"]
+        log(f"root: initdb and postgres run as the user {POSTGRES_RUN_AS} (the image's gosu -> setpriv)")
+        (out / "run_as").write_text(POSTGRES_RUN_AS)
+    Path(data).chmod(0o700)
+    pwfile = root / "pwfile"
+    port = POSTGRES_PORT
+    local_port = low_free_port()
+    log(f"port {port} -> {local_port} (a free loopback port below the ephemeral range)")
+    # The image's initdb, except that its pg_hba line for other containers (host all all all scram-sha-256)
+    # covers every TCP connection here: 127.0.0.1 stands for the compose network, so the password is checked.
+    write_nul(out / "initdb", prefix + [
+        f"{bin_dir}/initdb", "-D", data, f"--username={user}", f"--pwfile={pwfile}", "-E", "UTF8", "--locale=C",
+        "--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync",
+    ])
+    log(f"initdb --username={user} --pwfile=(the password of POSTGRES_PASSWORD_FILE) --auth-host=scram-sha-256 "
+        "(the image's `host all all all scram-sha-256`: TCP from 127.0.0.1 stands for the other containers); "
+        "--no-sync (a throwaway cluster)")
+    write_nul(out / "argv", prefix + [f"{bin_dir}/postgres"] + command[1:] + [
+        "-D", data, "-p", str(local_port), "-k", str(sockets), "-c", "listen_addresses=127.0.0.1",
+    ])
+    log(f"listen_addresses='*' (every interface of the container) -> 127.0.0.1; its socket folder -> {sockets}")
+    if database != "postgres":
+        identifier = '"' + database.replace('"', '""') + '"'
+        write_nul(out / "create_db", prefix + [
+            f"{bin_dir}/psql", "-v", "ON_ERROR_STOP=1", "--no-psqlrc", "--no-password", "-h", str(sockets),
+            "-p", str(local_port), "-U", user, "-d", "postgres", "-q", "-c", f"CREATE DATABASE {identifier}",
+        ])
+        log(f"POSTGRES_DB={database}: CREATE DATABASE over the socket, as the image's entrypoint does")
+    env = {"PATH": f"{bin_dir}:{BASE_IMAGE_PATH}", "HOME": str(root), "PGDATA": data}
+    env.update({k: v for k, v in environment.items() if k != "POSTGRES_PASSWORD_FILE"})
+    # The health check's client: the container's socket folder and port.
+    env.update(PGHOST=str(sockets), PGPORT=str(local_port))
+    write_env(out / "env", env)
+    test = argv_of((service.get("healthcheck") or {}).get("test"))
+    if not test or test[0] not in ("CMD", "CMD-SHELL"):
+        raise PlanError(f"{name}: no health check (what `docker compose ps` shows, and what depends_on can wait for)")
+    if test[0] == "CMD-SHELL":
+        health = ["sh", "-c", re.sub(rf"(-p\s*){port}\b", rf"\g<1>{local_port}", test[1].replace("$$", "$"))]
+    else:
+        health = [str(local_port) if w == port else w for w in test[1:]]
+    write_nul(out / "health", health)
+    log(f"health check: {' '.join(health)}")
+    timeout = seconds((service.get("healthcheck") or {}).get("timeout"), 30)
+    (out / "health_timeout").write_text(f"{timeout:g}")
+    (out / "cwd").write_text(str(root))
+    (out / "password_file").write_text(local_password)
+    (out / "pwfile").write_text(str(pwfile))
+    (out / "user").write_text(user)
+    (out / "database").write_text(database)
+    (out / "bin_dir").write_text(bin_dir)
+    (out / "port").write_text(str(local_port))
+    (out / "grace").write_text(f"{seconds(service.get('stop_grace_period'), 10):g}")
+    (out / "signal").write_text(str(service.get("stop_signal", "SIGINT")).removeprefix("SIG"))
+    aliases = {name, str(service.get("container_name", name)), str(service.get("hostname", name))}
+    return Database(name, aliases, port, local_port, list(service.get("profiles") or []))
+
+
 def help_variables(executable: str) -> set[str]:
     """The variables an executable reads: --some-option is SOME_OPTION, plus every `env NAME` in --help."""
     result = subprocess.run([executable, "--help"], capture_output=True, text=True, timeout=20)
@@ -391,7 +589,9 @@ def help_variables(executable: str) -> set[str]:
     return names | set(re.findall(r"\benv ([A-Z][A-Z0-9_]*)", text))
 
 
-def plan_service(name: str, service: dict, broker: Broker, image: Image, work: Path, bin_dir: Path) -> None:
+def plan_service(
+    name: str, service: dict, broker: Broker, image: Image, work: Path, bin_dir: Path, databases: list[Database]
+) -> None:
     out = work / "plan" / name
     out.mkdir(parents=True)
     command = argv_of(service.get("command"))
@@ -456,6 +656,23 @@ def plan_service(name: str, service: dict, broker: Broker, image: Image, work: P
     if env.get("METRICS_HOST") == "0.0.0.0":
         log("METRICS_HOST=0.0.0.0 -> 127.0.0.1 (every interface of the container: the compose network)")
         env["METRICS_HOST"] = "127.0.0.1"
+    if env.get("DATABASE_URL"):
+        url = urllib.parse.urlsplit(env["DATABASE_URL"])
+        database = next((d for d in databases if url.hostname in d.aliases), None)
+        if database is not None:
+            if database.local_port is None:
+                raise PlanError(
+                    f"{name}: DATABASE_URL names the service {url.hostname}, which runs only with the profile "
+                    f"{', '.join(database.profiles)} (COMPOSE_PROFILES / --profile)"
+                )
+            if str(url.port or 5432) != database.port:
+                raise PlanError(f"{name}: DATABASE_URL uses port {url.port or 5432}, but {database.name} listens on {database.port}")
+            userinfo = url.netloc.rpartition("@")[0]
+            netloc = (userinfo + "@" if userinfo else "") + f"127.0.0.1:{database.local_port}"
+            local = urllib.parse.urlunsplit(url._replace(netloc=netloc))
+            log(f"DATABASE_URL={env['DATABASE_URL']} -> {local} (the compose network's name of {database.name}, its port)")
+            env["DATABASE_URL"] = local
+            database.clients.append(name)
     if re.match(r"https?://", env.get("SOURCE", "")):
         log(f"SOURCE={env['SOURCE']} -> {SAMPLE_MARKERS} (the repository's sample, in the image: no internet)")
         env["SOURCE"] = SAMPLE_MARKERS
@@ -518,15 +735,27 @@ def main() -> int:
             name
             for name, service in config["services"].items()
             if argv_of(service.get("command"))[:1] and argv_of(service.get("command"))[0].startswith("stepcompass-")
+            and is_active(service)
         ]
         if not names:
             raise PlanError("no service runs a stepcompass-* command")
+        databases = []
+        for name, service in postgres_services(config).items():
+            if is_active(service):
+                databases.append(plan_postgres(name, service, broker, work_dir))
+            else:
+                aliases = {name, str(service.get("container_name", name)), str(service.get("hostname", name))}
+                databases.append(Database(name, aliases, POSTGRES_PORT, None, list(service.get("profiles") or [])))
         for name in names:
-            plan_service(name, config["services"][name], broker, image, work_dir, bin_path)
+            plan_service(name, config["services"][name], broker, image, work_dir, bin_path, databases)
     except PlanError as error:
         print(f"compose_services: {error}", file=sys.stderr)
         return 1
     (work_dir / "plan" / "services").write_text("\n".join(names) + "\n")
+    running = [d for d in databases if d.local_port is not None]
+    (work_dir / "plan" / "databases").write_text("".join(f"{d.name}\n" for d in running))
+    for database in running:
+        (work_dir / "plan" / database.name / "clients").write_text("".join(f"{c}\n" for c in database.clients))
     return 0
 
 

@@ -61,7 +61,16 @@ public actor ActivityService: Service {
     /// down; the store is closed at the end.
     public func run() async throws {
         do {
-            try await store.migrate()
+            // A database that is still starting (compose starts PostgreSQL beside the service) or unreachable is
+            // retried with backoff; a stop during the wait ends the service at once, with nothing to write.
+            do {
+                try await cancelWhenGracefulShutdown {
+                    try await self.context.retrying("open the activity database") { try await self.store.migrate() }
+                }
+            } catch is CancellationError {
+                try? await store.close()
+                return
+            }
             try await context.serve { try await self.serve() }
         } catch {
             try? await store.close()
@@ -137,7 +146,7 @@ public actor ActivityService: Service {
             try DeviceID.validate(device)
             switch parsed.topic {
             case .steps:
-                let input = try decoder.decode(StepsInput.self, from: message.payload)
+                let input = try decoder.decode(StepsMessage.self, from: message.payload)
                 let count = try input.count()
                 let date = try Timestamp.date(input.timestamp)
                 let state = deviceState(device)
@@ -145,7 +154,7 @@ public actor ActivityService: Service {
                 let time = date.timeIntervalSince1970
                 pending.append(StepRecord(device: device, count: count, time: time, buckets: state.calendar.buckets(of: date)))
             case .permissions:
-                let input = try decoder.decode(PermissionsInput.self, from: message.payload)
+                let input = try decoder.decode(PermissionsMessage.self, from: message.payload)
                 try await applyPermissions(input, device: device, message: message)
             default:
                 return
@@ -157,7 +166,7 @@ public actor ActivityService: Service {
         }
     }
 
-    private func applyPermissions(_ input: PermissionsInput, device: String, message: BusMessage) async throws {
+    private func applyPermissions(_ input: PermissionsMessage, device: String, message: BusMessage) async throws {
         var state = deviceState(device)
         if let motion = input.motion {
             guard let authorization = MotionAuthorization(rawValue: motion) else {
@@ -274,7 +283,7 @@ public actor ActivityService: Service {
         let week = WeekSummary(dayStarts: dayStarts, steps: days)
         let cadence = state.currentCadence(now: now)
         let authorization = state.authorization
-        var suggestion: ActivityPayload.SuggestionPayload?
+        var suggestion: ActivityMessage.Suggestion?
         if authorization == nil || authorization == .authorized,
             let picked = state.chooser.suggest(week: week, cadence: cadence, catalogue: catalogue)
         {
@@ -285,7 +294,7 @@ public actor ActivityService: Service {
                     tempo: playlist.tempo, link: playlist.link),
                 reason: picked.reason)
         }
-        let payload = ActivityPayload(
+        let payload = ActivityMessage(
             timestamp: Timestamp.format(date), today: week.today, days: week.days, weekTotal: week.weekTotal,
             dailyMean: week.dailyMean, band: week.band.rawValue, cadence: cadence,
             authorization: authorization?.rawValue ?? "unknown",
@@ -297,7 +306,7 @@ public actor ActivityService: Service {
             state.lastPayload = payload
             state.lastPublished = now
         }
-        if payload.cadence > 0, let received = state.lastReceived {
+        if cadence > 0, let received = state.lastReceived {
             cadenceEnds[device] = max(received.advanced(by: configuration.cadenceWindow), now).advanced(by: .milliseconds(10))
         } else {
             cadenceEnds[device] = nil
@@ -324,9 +333,9 @@ public actor ActivityService: Service {
 
 }
 
-extension ActivityPayload {
+extension ActivityMessage {
     /// Equal but for the timestamp.
-    func sameContent(as other: ActivityPayload) -> Bool {
+    func sameContent(as other: ActivityMessage) -> Bool {
         today == other.today && days == other.days && cadence == other.cadence && authorization == other.authorization
             && timeZone == other.timeZone && suggestion == other.suggestion && guidance == other.guidance
     }

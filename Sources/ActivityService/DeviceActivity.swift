@@ -22,7 +22,7 @@ struct DeviceActivity {
     /// When the last `activity` message went out.
     var lastPublished: ContinuousClock.Instant?
     /// The last payload published, to publish only changes.
-    var lastPayload: ActivityPayload?
+    var lastPayload: ActivityMessage?
 
     init(calendar: ActivityCalendar, cadenceWindow: Duration) {
         self.calendar = calendar

@@ -145,11 +145,6 @@ public struct BridgeService: Service {
         }
     }
 
-    private struct StepsPayload: Decodable {
-        let steps: Int
-        let source: String?
-    }
-
     private func detect(device: String, _ message: BusMessage) async {
         // Inputs of other publishers are checked by the services that use them (the compass reports bad IMU
         // samples); the detector skips what it cannot use, without a second report.
@@ -167,7 +162,9 @@ public struct BridgeService: Service {
     }
 
     private func pedometer(device: String, _ message: BusMessage) async {
-        guard let payload = try? decoder.decode(StepsPayload.self, from: message.payload), payload.source != "detector" else { return }
+        guard let payload = try? decoder.decode(StepsMessage.self, from: message.payload), payload.wholeSteps != nil,
+            payload.source != "detector"
+        else { return }
         steps.pedometerSeen(device: device)
     }
 }

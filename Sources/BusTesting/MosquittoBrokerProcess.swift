@@ -10,7 +10,7 @@ public import Foundation
 /// It writes a temporary configuration (loopback listener, anonymous access unless the extra
 /// configuration says otherwise, `set_tcp_nodelay true`, persistence in a temporary folder), waits until
 /// the port accepts connections, and is stopped on every path by ``withBroker(configuration:_:)``.
-/// ``restart()`` keeps the port and the persistence file, as a broker restart in production would.
+/// ``restartAndWait()`` keeps the port and the persistence file, as a broker restart in production would.
 public final class MosquittoBrokerProcess: @unchecked Sendable {
     /// Why a broker could not be started.
     public struct StartError: Error, CustomStringConvertible {
@@ -43,20 +43,15 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         ProcessInfo.processInfo.environment["CI"] == "true" || executable != nil
     }
 
-    /// Starts a broker, blocking the calling thread until it listens. In async code use ``launch(configuration:)``.
-    /// - Parameter configuration: Extra `mosquitto.conf` lines (for example the project's tuning).
-    public convenience init(configuration: String = "") throws {
-        try self.init(configuration: configuration, startNow: true)
-    }
-
     /// Starts a broker without blocking a thread of Swift's cooperative pool while it comes up.
+    /// - Parameter configuration: Extra `mosquitto.conf` lines (for example the project's tuning).
     public static func launch(configuration: String = "") async throws -> MosquittoBrokerProcess {
-        let broker = try MosquittoBrokerProcess(configuration: configuration, startNow: false)
+        let broker = try MosquittoBrokerProcess(configuration: configuration)
         try await broker.startAndWait()
         return broker
     }
 
-    private init(configuration: String, startNow: Bool) throws {
+    private init(configuration: String) throws {
         guard Self.executable != nil else {
             throw StartError(
                 description:
@@ -66,7 +61,6 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-broker-\(UUID().uuidString)")
         self.extraConfiguration = configuration
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if startNow { try start() }
     }
 
     /// Ports handed to brokers of this process and not yet released. Between `freePort()` releasing a port
@@ -94,8 +88,8 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
     }
 
-    /// Stops the broker (SIGTERM, then waits), keeping its persistence for a ``start()``. Blocks the
-    /// calling thread briefly; in async code prefer ``shutdown()``.
+    /// Stops the broker (SIGTERM, then waits), keeping its persistence for a ``startAndWait()``. Blocks the
+    /// calling thread briefly (it is what `deinit` does); in async code use ``shutdown()``.
     public func stop() {
         guard let process = takeProcess() else { return }
         process.signal(SIGTERM)
@@ -120,12 +114,6 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         }
     }
 
-    /// Stops and starts the broker on the same port with the same persistence.
-    public func restart() throws {
-        stop()
-        try start()
-    }
-
     /// Kills the broker with SIGKILL, as a crash would (no clean shutdown, persistence as last saved).
     public func kill9() async {
         guard let process = takeProcess() else { return }
@@ -133,31 +121,10 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         _ = await process.waitForExit(timeout: .seconds(5))
     }
 
-    /// Starts the broker (again) and waits until it accepts connections, blocking the calling thread.
-    public func start() throws {
-        for attempt in 1...5 {
-            let process = try spawn()
-            let deadline = Date().addingTimeInterval(10)
-            do {
-                while Date() < deadline {
-                    if try listening(process) {
-                        started = true
-                        return
-                    }
-                    usleep(20_000)
-                }
-            } catch let error as StartError where !started && attempt < 5 && error.description.contains("Address already in use") {
-                try movePort()
-                continue
-            }
-            throw StartError(description: "mosquitto did not accept connections on port \(port) within 10 s: \(log)")
-        }
-    }
-
     /// Starts the broker (again) and waits until it accepts connections, without blocking a thread.
     public func startAndWait() async throws {
         for attempt in 1...5 {
-            let process = try spawn()
+            let process = try await spawn()
             let deadline = ContinuousClock.now + .seconds(10)
             do {
                 // At least 10 s and at least 500 looks: on a loaded 2-core machine CPU-bound tests can hold the
@@ -195,7 +162,7 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     /// Writes the configuration and starts mosquitto. As root, mosquitto would drop to the `mosquitto`
     /// user after opening its files, and could then not write its persistence or reopen its log in a
     /// folder root made: `user root` keeps it as it is.
-    private func spawn() throws -> ChildProcess {
+    private func spawn() async throws -> ChildProcess {
         let configuration = """
             listener \(port) 127.0.0.1
             set_tcp_nodelay true
@@ -211,7 +178,7 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
             """
         let file = directory.appendingPathComponent("mosquitto.conf")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
-        let process = try ChildProcess(
+        let process = try await ChildProcess(
             executable: Self.executable!, arguments: ["-c", file.path],
             outputFile: directory.appendingPathComponent("mosquitto.out"))
         lock.withLock { self.process = process }

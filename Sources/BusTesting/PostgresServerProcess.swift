@@ -76,7 +76,7 @@ public final class PostgresServerProcess: @unchecked Sendable {
         let data = directory.appendingPathComponent("data").path
         let (initExecutable, initArguments) = command(
             "\(bin)/initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
-        let initdb = try ChildProcess(
+        let initdb = try await ChildProcess(
             executable: initExecutable, arguments: initArguments, outputFile: directory.appendingPathComponent("initdb.log"))
         guard await initdb.waitForExit(timeout: .seconds(120)) == 0 else {
             throw StartError(description: "initdb failed: \(initdb.output)")
@@ -87,7 +87,8 @@ public final class PostgresServerProcess: @unchecked Sendable {
                 "-D", data, "-p", "\(port)", "-k", directory.path, "-h", "127.0.0.1", "-c", "fsync=\(fsync ? "on" : "off")",
                 "-c", "max_connections=50",
             ])
-        let process = try ChildProcess(executable: executable, arguments: arguments, outputFile: directory.appendingPathComponent("postgres.log"))
+        let process = try await ChildProcess(
+            executable: executable, arguments: arguments, outputFile: directory.appendingPathComponent("postgres.log"))
         self.process = process
         let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while ContinuousClock.now < deadline {
@@ -103,7 +104,7 @@ public final class PostgresServerProcess: @unchecked Sendable {
         if let process {
             let (executable, arguments) = command(
                 "\(Self.binDirectory ?? "")/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-w", "stop", "-m", "fast"])
-            if let control = try? ChildProcess(
+            if let control = try? await ChildProcess(
                 executable: executable, arguments: arguments, outputFile: directory.appendingPathComponent("pg_ctl.log"))
             {
                 _ = await control.waitForExit(timeout: .seconds(30))

@@ -1,13 +1,17 @@
 public import Foundation
 
 /// A minimal MQTT 3.1.1 publisher over WebSockets, as phone apps such as Sensor Logger connect to a broker: an
-/// HTTP upgrade with the `mqtt` subprotocol, then CONNECT and QoS 0 PUBLISH packets in masked binary frames.
+/// HTTP upgrade with the `mqtt` subprotocol, then CONNECT and PUBLISH packets (QoS 0, or QoS 1 waiting for the
+/// PUBACK) in masked binary frames.
 ///
 /// For tests of a broker's `protocol websockets` listener; libmosquitto's client has no WebSockets transport.
 public final class WebSocketMQTTPublisher: @unchecked Sendable {
     /// What went wrong: the message says which step.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        /// The CONNACK return code when the broker refused the MQTT connection (4: bad user name or password,
+        /// 5: not authorised), nil for any other failure.
+        public internal(set) var refusal: UInt8? = nil
     }
 
     private let fd: Int32
@@ -59,7 +63,9 @@ public final class WebSocketMQTTPublisher: @unchecked Sendable {
         let connack = try readFrame()
         guard connack.count >= 4, connack[0] == 0x20, connack[3] == 0 else {
             close(fd)
-            throw Failure(description: "the broker did not accept the MQTT connection: \(connack.prefix(4).map { String($0) })")
+            throw Failure(
+                description: "the broker did not accept the MQTT connection: \(connack.prefix(4).map { String($0) })",
+                refusal: connack.count >= 4 && connack[0] == 0x20 ? connack[3] : nil)
         }
     }
 
@@ -71,6 +77,19 @@ public final class WebSocketMQTTPublisher: @unchecked Sendable {
     public func publish(topic: String, payload: [UInt8]) throws {
         try sendFrame(Self.packet(0x30, Self.string(topic) + payload))
     }
+
+    /// Publishes `payload` to `topic` at QoS 1 and waits for the broker's PUBACK, so the broker has handled it
+    /// (delivered it, or dropped it when the ACL refuses it: MQTT 3.1.1 acknowledges either way) on return.
+    public func publishAcknowledged(topic: String, payload: [UInt8]) throws {
+        packetID = packetID == UInt16.max ? 1 : packetID + 1
+        try sendFrame(Self.packet(0x32, Self.string(topic) + [UInt8(packetID >> 8), UInt8(packetID & 0xFF)] + payload))
+        let puback = try readFrame()
+        guard puback.count >= 4, puback[0] == 0x40, UInt16(puback[2]) << 8 | UInt16(puback[3]) == packetID else {
+            throw Failure(description: "expected the PUBACK of packet \(packetID), got \(puback.prefix(4).map { String($0) })")
+        }
+    }
+
+    private var packetID: UInt16 = 0
 
     /// Sends DISCONNECT and closes the connection.
     public func disconnect() {

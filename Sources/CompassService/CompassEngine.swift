@@ -106,10 +106,10 @@ actor CompassEngine {
         try DeviceID.validate(device)
         switch topic {
         case .bearingLock:
-            let input = try decoder.decode(RetainedBearingLock.self, from: message.payload)
+            let input = try decoder.decode(BearingLockMessage.self, from: message.payload)
             if try self.device(device).restoreLock(input) { restored.locks += 1 }
         case .heading:
-            let input = try decoder.decode(RetainedHeading.self, from: message.payload)
+            let input = try decoder.decode(HeadingMessage.self, from: message.payload)
             if try self.device(device).restoreNorth(input) { restored.settings += 1 }
         default:
             throw InputError("the compass service does not restore '\(topic.rawValue)' topics")
@@ -151,7 +151,7 @@ actor CompassEngine {
             let date = try Timestamp.date(input.timestamp, received: moment.date)
             try self.device(device).sample(input, date: date, at: moment, into: &outbox)
         case .location:
-            let input = try decoder.decode(LocationInput.self, from: message.payload)
+            let input = try decoder.decode(LocationMessage.self, from: message.payload)
             _ = try Timestamp.date(input.timestamp, received: moment.date)
             let environment: MagneticEnvironment
             do {
@@ -163,30 +163,25 @@ actor CompassEngine {
             }
             let compass = self.device(device)
             compass.locate(environment, at: moment, into: &outbox)
-            if let speed = input.speed?.value, let course = input.course?.value {
+            if let speed = input.speed, let course = input.course {
                 compass.fuseCourse(course, speed: speed)
             }
         case .permissions:
-            let input = try decoder.decode(PermissionsInput.self, from: message.payload)
+            let input = try decoder.decode(PermissionsMessage.self, from: message.payload)
             if let location = input.location { _ = try SensorPermission.parse(location, field: "location") }
             guard let motion = input.motion else { return device }
             let permission = try SensorPermission.parse(motion, field: "motion")
             self.device(device).permit(motion: permission, at: moment, into: &outbox)
-        case .commandSettings:
-            let input = try decoder.decode(SettingsCommand.self, from: message.payload)
-            guard let reference = NorthReference(rawValue: input.north) else {
-                throw InputError("'north' is '\(input.north.prefix(40))'; expected true or magnetic")
+        case .commandSettings, .commandCalibrate, .commandBearingLock:
+            // The contract's one command decoder, with the wording the dashboard and the client use too.
+            switch try DeviceCommand.decode(topic, json: message.payload) {
+            case .north(let reference): self.device(device).setNorth(reference, at: moment, into: &outbox)
+            case .calibrate(let reset): self.device(device).calibrate(reset: reset, at: moment, into: &outbox)
+            case .lock(let bearing, let threshold):
+                try self.device(device).lock(bearing: bearing, threshold: threshold, at: moment, into: &outbox)
+            case .unlock: self.device(device).unlock(into: &outbox)
+            case .resetPosition, .walk: break  // not read from these topics
             }
-            self.device(device).setNorth(reference, at: moment, into: &outbox)
-        case .commandCalibrate:
-            let input = try decoder.decode(CalibrateCommand.self, from: message.payload)
-            guard input.action == "start" || input.action == "reset" else {
-                throw InputError("'action' is '\(input.action.prefix(40))'; expected start or reset")
-            }
-            self.device(device).calibrate(reset: input.action == "reset", at: moment, into: &outbox)
-        case .commandBearingLock:
-            let input = try decoder.decode(BearingLockCommand.self, from: message.payload)
-            try self.device(device).bearingLock(input, at: moment, into: &outbox)
         case .calibration:
             // Only retained messages are restores; live ones are this service's own publications.
             guard message.retain, !message.payload.isEmpty else { return device }

@@ -50,49 +50,48 @@ extension DeviceCompass {
         publishStatusChange(at: moment, into: &out)
     }
 
-    /// Applies `cmd/bearing-lock`.
+    /// Applies `cmd/bearing-lock` `lock` (its numbers already checked by the contract's decoder): the bearing given,
+    /// or the current heading.
     /// - Throws: ``InputError`` when locking without a bearing before any heading is known.
-    func bearingLock(
-        _ command: BearingLockCommand, at moment: Moment, into out: inout [Outbound]
-    ) throws(InputError) {
-        switch command.action {
-        case "lock":
-            let threshold = try command.threshold.map { value throws(InputError) in
-                try FieldCheck.finite(value, "threshold", in: 0...180)
-            }
-            let bearing: Double
-            if let given = command.bearing {
-                bearing = try FieldCheck.finite(given, "bearing")
-            } else if let current = headingMessage(at: moment)?.heading {
-                bearing = current
-            } else {
-                throw InputError("no heading is known for this device yet: give a 'bearing' to lock")
-            }
-            lock.lock(at: bearing, threshold: threshold ?? BearingLock.defaultThreshold)
-        case "unlock":
-            lock.unlock()
-        default:
-            throw InputError("'action' is '\(command.action.prefix(40))'; expected lock or unlock")
+    func lock(bearing: Double?, threshold: Double?, at moment: Moment, into out: inout [Outbound]) throws(InputError) {
+        guard let bearing = bearing ?? headingMessage(at: moment)?.heading else {
+            throw InputError("no heading is known for this device yet: give a 'bearing' to lock")
         }
+        lock.lock(at: bearing, threshold: threshold ?? BearingLock.defaultThreshold)
+        publishLockIfChanged(force: true, into: &out)
+    }
+
+    /// Applies `cmd/bearing-lock` `unlock`.
+    func unlock(into out: inout [Outbound]) {
+        lock.unlock()
         publishLockIfChanged(force: true, into: &out)
     }
 
     /// Puts a retained calibration back in use after a restart.
     /// - Returns: Whether it was used: only while the device has no calibration of its own.
     func restore(_ message: CalibrationMessage) throws(InputError) -> Bool {
-        guard message.state != .uncalibrated else { return false }
+        // The fields the compass always writes, checked in its order before anything is used.
+        guard let state = message.calibrationState else {
+            throw InputError("'state' is '\(message.state.prefix(40))'; expected uncalibrated, calibrating, calibrated or needsCalibration")
+        }
+        guard let givenQuality = message.quality else { throw InputError("the field 'quality' is missing") }
+        guard let givenCoverage = message.coverage else { throw InputError("the field 'coverage' is missing") }
+        guard let hardIron = message.hardIronVector else { throw InputError("the field 'hardIron' is missing") }
+        guard let softIron = message.softIronMatrix else { throw InputError("the field 'softIron' is missing") }
+        guard message.message != nil else { throw InputError("the field 'message' is missing") }
+        guard state != .uncalibrated else { return false }
         guard fitter.calibration == nil, fitter.state == .uncalibrated else { return false }
-        guard message.hardIron.isFinite else { throw InputError("'hardIron' must hold three finite numbers") }
-        guard message.softIron.isFinite, abs(message.softIron.determinant) > 1e-9 else {
+        guard hardIron.isFinite else { throw InputError("'hardIron' must hold three finite numbers") }
+        guard softIron.isFinite, abs(softIron.determinant) > 1e-9 else {
             throw InputError("'softIron' must be a finite, invertible 3×3 matrix")
         }
-        let quality = try FieldCheck.finite(message.quality, "quality", in: 0...1)
-        let coverage = try FieldCheck.finite(message.coverage, "coverage", in: 0...1)
+        let quality = try FieldCheck.finite(givenQuality, "quality", in: 0...1)
+        let coverage = try FieldCheck.finite(givenCoverage, "coverage", in: 0...1)
         let strength = try (message.fieldStrength ?? message.expectedFieldStrength).map { value throws(InputError) in
             try FieldCheck.finite(value, "fieldStrength", in: 1...1_000)
         }
         let calibration = Calibration(
-            hardIron: message.hardIron, softIron: message.softIron, quality: quality, coverage: coverage,
+            hardIron: hardIron, softIron: softIron, quality: quality, coverage: coverage,
             fitResidual: 0, fieldStrength: strength ?? 50, model: .external)
         fitter.restore(calibration)
         pipeline.calibration = fitter.calibration
@@ -126,15 +125,22 @@ extension DeviceCompass {
             default: expectedChanged = true
             }
             let meaningful =
-                message.state != before.state || abs(message.quality - before.quality) >= 0.02
-                || abs(message.coverage - before.coverage) >= 0.05
-                || (message.hardIron - before.hardIron).norm >= 0.5 || expectedChanged
+                message.state != before.state || abs((message.quality ?? 0) - (before.quality ?? 0)) >= 0.02
+                || abs((message.coverage ?? 0) - (before.coverage ?? 0)) >= 0.05
+                || Self.distance(message.hardIron, before.hardIron) >= 0.5 || expectedChanged
                 || (message.message == CalibrationFitter.interferenceMessage)
                     != (before.message == CalibrationFitter.interferenceMessage)
             guard meaningful else { return }
         }
         publishedCalibration = message
         out.append(.calibration(message))
+    }
+
+    /// How far apart two hard-iron offsets are (µT); infinite when one is missing.
+    static func distance(_ a: SIMD3<Double>?, _ b: SIMD3<Double>?) -> Double {
+        guard let a, let b else { return a == nil && b == nil ? 0 : .infinity }
+        let difference = a - b
+        return (difference * difference).sum().squareRoot()
     }
 
     /// Publishes the bearing lock when asked to, or when the deviation moved past the dead band

@@ -1,26 +1,13 @@
 import CompassKit
 import ServiceRuntime
 
-/// The retained `bearing-lock` payload, as much of it as a restart needs.
-struct RetainedBearingLock: Decodable {
-    var locked: Bool
-    var bearing: Double?
-    var threshold: Double?
-}
-
-/// The retained `heading` payload, as much of it as a restart needs to recover the device's north setting.
-struct RetainedHeading: Decodable {
-    var north: String?
-    var trueHeading: Double?
-}
-
 /// What a restarted service takes back from its own retained messages: the bearing lock and the north setting
 /// (the calibration comes back through ``DeviceCompass/restore(_:)``).
 extension DeviceCompass {
     /// Puts a retained bearing lock back in place.
     /// - Returns: Whether a lock was restored (an unlocked message restores nothing; the device is unlocked anyway).
     /// - Throws: ``InputError`` for a locked message without a finite bearing or with a threshold outside 0...180.
-    func restoreLock(_ message: RetainedBearingLock) throws(InputError) -> Bool {
+    func restoreLock(_ message: BearingLockMessage) throws(InputError) -> Bool {
         guard message.locked else { return false }
         guard let given = message.bearing else { throw InputError("a locked 'bearing-lock' needs a 'bearing'") }
         let bearing = try FieldCheck.finite(given, "bearing")
@@ -39,7 +26,7 @@ extension DeviceCompass {
     /// whatever the setting).
     /// - Returns: Whether the setting was restored.
     /// - Throws: ``InputError`` for a `north` that is neither `true` nor `magnetic`.
-    func restoreNorth(_ message: RetainedHeading) throws(InputError) -> Bool {
+    func restoreNorth(_ message: HeadingMessage) throws(InputError) -> Bool {
         guard let text = message.north else { return false }
         guard let reference = NorthReference(rawValue: text) else {
             throw InputError("'north' is '\(text.prefix(40))'; expected true or magnetic")

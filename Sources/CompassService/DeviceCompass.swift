@@ -42,6 +42,9 @@ final class DeviceCompass {
     var lastSampleWall: Double?
     var isStale = false
     var publishedHeading: HeadingMessage?
+    /// The fields of ``publishedHeading`` that decide whether the next heading is worth publishing, in the compass's
+    /// types (compared on every sample).
+    var publishedSummary: HeadingSummary?
     var publishedCalibration: CalibrationMessage?
     var publishedLock: BearingLockMessage?
     /// Steps from the raw accelerometer, which close the walking-direction estimator's strides.
@@ -87,7 +90,7 @@ final class DeviceCompass {
         let guidanceChanged =
             fitter.showsInterferenceMessage(interference: output.interference)
             != (publishedCalibration?.message == CalibrationFitter.interferenceMessage)
-        if kept == .kept || calibrationChanged || fitter.state != publishedCalibration?.state || guidanceChanged {
+        if kept == .kept || calibrationChanged || fitter.state.rawValue != publishedCalibration?.state || guidanceChanged {
             publishCalibrationIfChanged(into: &out)
         }
         // Decide on the few fields that matter, and build the message (with its timestamp) only to publish it.
@@ -219,10 +222,11 @@ final class DeviceCompass {
             self.walkingDirection = walkingDirection
         }
 
+        /// The summary of a message this compass wrote (so every field holds one of the contract's values).
         init(_ message: HeadingMessage) {
             self.init(
-                status: message.status, north: message.north, heading: message.heading,
-                calibration: message.calibration, interference: message.interference,
+                status: message.headingStatus ?? .ok, north: message.northReference ?? .magnetic, heading: message.heading,
+                calibration: message.calibrationState ?? .uncalibrated, interference: message.interference ?? false,
                 hasDeclination: message.declination != nil, walkingDirection: message.walkingDirection)
         }
     }
@@ -256,10 +260,10 @@ final class DeviceCompass {
     /// Whether a heading summarised so differs from the last published one enough to publish it.
     func isSignificant(_ message: HeadingSummary?) -> Bool {
         guard let message else { return false }
-        guard let published = publishedHeading else { return true }
+        guard let published = publishedSummary else { return true }
         if message.status != published.status || message.north != published.north
             || message.calibration != published.calibration || message.interference != published.interference
-            || message.hasDeclination != (published.declination != nil)
+            || message.hasDeclination != published.hasDeclination
         {
             return true
         }
@@ -280,6 +284,7 @@ final class DeviceCompass {
     func emit(_ message: HeadingMessage?, into out: inout [Outbound]) {
         guard let message else { return }
         publishedHeading = message
+        publishedSummary = HeadingSummary(message)
         out.append(.heading(message))
         publishLockIfChanged(force: false, into: &out)
     }

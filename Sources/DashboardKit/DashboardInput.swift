@@ -1,4 +1,5 @@
 public import MarkerKit
+public import StepCompassContract
 
 /// One message from the bus, decoded: what the dashboard's view model is built from.
 ///
@@ -7,20 +8,20 @@ public import MarkerKit
 /// here, beside the view model, means the terminal client and the web dashboard read the contract the
 /// same way.
 public enum DashboardInput: Sendable, Hashable {
-    case steps(device: String, StepsReport)
-    case heading(device: String, HeadingReport)
-    case position(device: String, PositionReport)
-    case calibration(device: String, CalibrationReport)
-    case bearingLock(device: String, BearingLockReport)
-    case location(device: String, LocationReport)
-    case permissions(device: String, PermissionsReport)
+    case steps(device: String, StepsMessage)
+    case heading(device: String, HeadingMessage)
+    case position(device: String, PositionMessage)
+    case calibration(device: String, CalibrationMessage)
+    case bearingLock(device: String, BearingLockMessage)
+    case location(device: String, LocationMessage)
+    case permissions(device: String, PermissionsMessage)
     /// The activity service's summary of the device's week (`stepcompass/{device}/activity`).
-    case activity(device: String, ActivityReport)
+    case activity(device: String, ActivityMessage)
     /// The journal's current walk (`stepcompass/{device}/journal`).
-    case journal(device: String, JournalReport)
+    case journal(device: String, JournalMessage)
     /// A photo point of the current walk (`stepcompass/{device}/journal/photo`).
-    case journalPhoto(device: String, PhotoPointReport)
-    case markersStatus(MarkersStatusReport)
+    case journalPhoto(device: String, JournalPhotoPoint)
+    case markersStatus(MarkersStatusMessage)
     case markersCollection([Marker])
     /// A service's status; nil when the retained status was cleared.
     case serviceStatus(service: String, ServiceStatusReport?)
@@ -56,21 +57,31 @@ public enum DashboardInput: Sendable, Hashable {
         }
         let decoder = ReportDecoder(payload: payload)
         switch kind {
-        case .steps: return .steps(device: device, try decoder.decode(StepsReport.self, what: "steps"))
-        case .heading: return .heading(device: device, try decoder.decode(HeadingReport.self, what: "heading"))
-        case .position: return .position(device: device, try decoder.decode(PositionReport.self, what: "position"))
+        case .steps:
+            let steps = try decoder.decode(StepsMessage.self, what: "steps")
+            // The dashboard counts in integers: a fraction or a count beyond `Int` is unreadable (a negative one shows).
+            guard steps.wholeSteps != nil else {
+                throw DashboardInputError(what: "steps", reason: "`steps` is \(steps.steps), not a whole number")
+            }
+            return .steps(device: device, steps)
+        case .heading:
+            let heading = try decoder.decode(HeadingMessage.self, what: "heading")
+            // `status` is the one field the dashboard needs (an unknown value still shows).
+            guard heading.status != nil else { throw DashboardInputError(what: "heading", reason: "missing field `status`") }
+            return .heading(device: device, heading)
+        case .position: return .position(device: device, try decoder.decode(PositionMessage.self, what: "position"))
         case .calibration:
-            return .calibration(device: device, try decoder.decode(CalibrationReport.self, what: "calibration"))
+            return .calibration(device: device, try decoder.decode(CalibrationMessage.self, what: "calibration"))
         case .bearingLock:
-            return .bearingLock(device: device, try decoder.decode(BearingLockReport.self, what: "bearing-lock"))
-        case .location: return .location(device: device, try decoder.decode(LocationReport.self, what: "location"))
+            return .bearingLock(device: device, try decoder.decode(BearingLockMessage.self, what: "bearing-lock"))
+        case .location: return .location(device: device, try decoder.decode(LocationMessage.self, what: "location"))
         case .permissions:
-            return .permissions(device: device, try decoder.decode(PermissionsReport.self, what: "permissions"))
-        case .activity: return .activity(device: device, try decoder.decode(ActivityReport.self, what: "activity"))
-        case .journal: return .journal(device: device, try decoder.decode(JournalReport.self, what: "journal"))
+            return .permissions(device: device, try decoder.decode(PermissionsMessage.self, what: "permissions"))
+        case .activity: return .activity(device: device, try decoder.decode(ActivityMessage.self, what: "activity"))
+        case .journal: return .journal(device: device, try decoder.decode(JournalMessage.self, what: "journal"))
         case .journalPhoto:
-            return .journalPhoto(device: device, try decoder.decode(PhotoPointReport.self, what: "journal photo"))
-        case .markersStatus: return .markersStatus(try decoder.decode(MarkersStatusReport.self, what: "markers status"))
+            return .journalPhoto(device: device, try decoder.decode(JournalPhotoPoint.self, what: "journal photo"))
+        case .markersStatus: return .markersStatus(try decoder.decode(MarkersStatusMessage.self, what: "markers status"))
         case .markersCollection:
             do {
                 return .markersCollection(try MarkerCollectionDecoder().decode(payload).accepted)

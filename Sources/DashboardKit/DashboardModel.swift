@@ -1,4 +1,5 @@
 public import MarkerKit
+public import StepCompassContract
 
 /// The dashboard's state: every device, the markers and the services, built from bus messages.
 ///
@@ -25,7 +26,7 @@ public struct DashboardModel: Sendable {
     /// Device ids in the order they were first seen (the picker's order; the first is the default).
     public private(set) var deviceIDs: [String] = []
     private var devices: [String: DeviceState] = [:]
-    public private(set) var markersStatus: MarkersStatusReport?
+    public private(set) var markersStatus: MarkersStatusMessage?
     public private(set) var markers: [Marker] = []
     public private(set) var services: [String: ServiceStatusReport] = [:]
 

@@ -11,19 +11,19 @@ extension ActivityView {
     /// The Activity panel of a device's last `activity` message (``notReported`` without one).
     ///
     /// ``DeviceState`` builds it when the message changes, not on every heading or position.
-    init(report activity: ActivityReport?) {
+    init(report activity: ActivityMessage?) {
         guard let activity else {
             self = .notReported
             return
         }
-        let days = Array(activity.days.suffix(7))
-        let today = activity.today ?? days.last
+        let days = activity.days.suffix(7).map { Int(clamping: $0) }
+        let today = activity.today.map { Int(clamping: $0) } ?? days.last
         let calendar = ActivityText.calendar(timeZone: activity.timeZone)
         let now = activity.timestamp.flatMap(ActivityText.date(from:))
         let bars = days.enumerated().map { index, steps in
             ActivityText.day(steps: steps, daysAgo: days.count - 1 - index, now: now, calendar: calendar)
         }
-        let weekTotal = activity.weekTotal ?? days.reduce(0, +)
+        let weekTotal = activity.weekTotal.map { Int(clamping: $0) } ?? days.reduce(0, +)
         let mean = activity.dailyMean ?? (days.isEmpty ? nil : Double(weekTotal) / 7)
         let authorized = activity.authorization == nil || activity.authorization == "authorized"
         let cadence = activity.cadence.flatMap { $0.isFinite ? $0 : nil }
@@ -132,7 +132,7 @@ enum ActivityText {
         }
     }
 
-    static func playlist(_ suggestion: ActivityReport.Suggestion) -> ActivityView.PlaylistView {
+    static func playlist(_ suggestion: ActivityMessage.Suggestion) -> ActivityView.PlaylistView {
         let playlist = suggestion.playlist
         let link = playlist.link.flatMap { link in
             link.lowercased().hasPrefix("https://") || link.lowercased().hasPrefix("http://") ? link : nil

@@ -1,4 +1,5 @@
 import Foundation
+import StepCompassContract
 
 extension DeviceState {
     /// The most photo points kept per device (of the walk that is on; the page asks the journal for the rest).
@@ -11,7 +12,7 @@ extension DeviceState {
     }
 
     /// Records a `journal` message: the photo points of another walk are dropped.
-    mutating func record(_ report: JournalReport) {
+    mutating func record(_ report: JournalMessage) {
         journal = report
         if let walk = report.walk?.id, journalPoints.contains(where: { $0.walk != walk }) {
             journalPoints.removeAll { $0.walk != walk }
@@ -20,7 +21,7 @@ extension DeviceState {
 
     /// Records a `journal/photo` message: it replaces the same point's earlier message, and a point of another walk
     /// than the kept ones starts the list again (a new walk).
-    mutating func record(_ report: PhotoPointReport) {
+    mutating func record(_ report: JournalPhotoPoint) {
         // A late point of a walk that is no longer on is not kept; a new walk's first point replaces the old ones.
         if let current = journal?.walk?.id, current != report.walk { return }
         if journalPoints.contains(where: { $0.walk != report.walk }) { journalPoints.removeAll() }

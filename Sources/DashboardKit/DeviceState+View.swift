@@ -1,3 +1,5 @@
+import StepCompassContract
+
 extension DeviceState {
     /// The device as the page shows it.
     public var view: DeviceView {
@@ -37,7 +39,7 @@ extension DeviceState {
 
     /// The pedometer's count of the current session, else the position service's.
     private var shownSteps: Int? {
-        steps?.steps ?? position?.sessionSteps ?? position?.steps
+        steps?.wholeSteps ?? position?.sessionSteps ?? position?.steps
     }
 
     private var headingStatusText: String? {

@@ -1,15 +1,17 @@
+public import StepCompassContract
+
 /// What the dashboard knows about one device: the last report of each kind, the walked path and the
 /// rose's angle. ``view`` turns it into a ``DeviceView``.
 public struct DeviceState: Sendable, Hashable {
     public let id: String
-    public internal(set) var steps: StepsReport?
-    public internal(set) var heading: HeadingReport?
-    public internal(set) var position: PositionReport?
-    public internal(set) var calibration: CalibrationReport?
-    public internal(set) var bearingLock: BearingLockReport?
-    public internal(set) var location: LocationReport?
-    public internal(set) var permissions: PermissionsReport?
-    public internal(set) var activity: ActivityReport? {
+    public internal(set) var steps: StepsMessage?
+    public internal(set) var heading: HeadingMessage?
+    public internal(set) var position: PositionMessage?
+    public internal(set) var calibration: CalibrationMessage?
+    public internal(set) var bearingLock: BearingLockMessage?
+    public internal(set) var location: LocationMessage?
+    public internal(set) var permissions: PermissionsMessage?
+    public internal(set) var activity: ActivityMessage? {
         didSet { activityView = ActivityView(report: activity) }
     }
     /// The Activity panel of ``activity``, built when that changes rather than in ``view``, which runs on every
@@ -17,8 +19,8 @@ public struct DeviceState: Sendable, Hashable {
     private(set) var activityView = ActivityView.notReported
     /// The journal's last `journal` message, and the `journal/photo` points of its walk in point order (at most
     /// ``journalPointLimit``, the furthest along).
-    public internal(set) var journal: JournalReport?
-    public internal(set) var journalPoints: [PhotoPointReport] = []
+    public internal(set) var journal: JournalMessage?
+    public internal(set) var journalPoints: [JournalPhotoPoint] = []
     /// The positions walked, oldest first, at most the model's path limit.
     public internal(set) var path: [PathPoint] = []
     public internal(set) var rose = RoseAngle()
@@ -29,7 +31,7 @@ public struct DeviceState: Sendable, Hashable {
 
     /// Records a position: appends it to the path unless it did not move, and starts a new path when
     /// the position was reset (fewer batches than before).
-    mutating func record(_ report: PositionReport, pathLimit: Int) {
+    mutating func record(_ report: PositionMessage, pathLimit: Int) {
         if let previous = position, let before = previous.updates, let now = report.updates, now < before {
             path.removeAll(keepingCapacity: true)
         }

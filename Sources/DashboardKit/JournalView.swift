@@ -1,4 +1,5 @@
 import Foundation
+public import StepCompassContract
 
 /// The Journal panel: the walk that is on (with whether it is recorded), and its photo points newest first, each a
 /// photo with its attribution or a placeholder.
@@ -37,7 +38,7 @@ public struct JournalView: Sendable, Hashable, Codable {
     }
 
     /// The panel for a `journal` message and the photo points seen of its walk.
-    public init(report: JournalReport, device: String, points: [PhotoPointReport]) {
+    public init(report: JournalMessage, device: String, points: [JournalPhotoPoint]) {
         reported = true
         walkOn = report.walk != nil
         recording = report.walk != nil && report.recording
@@ -79,7 +80,7 @@ public struct WalkView: Sendable, Hashable, Codable {
     /// The dashboard's GPX download of it.
     public var gpxUrl: String
 
-    public init(report: WalkReport, device: String) {
+    public init(report: JournalWalk, device: String) {
         id = report.id
         name = report.name
         started = report.started
@@ -120,7 +121,7 @@ public struct PhotoPointView: Sendable, Hashable, Codable {
     /// For a pending point: when the journal tries again and what went wrong.
     public var noteText: String?
 
-    public init(report: PhotoPointReport) {
+    public init(report: JournalPhotoPoint) {
         walk = report.walk
         point = report.point
         timestamp = report.timestamp
@@ -170,7 +171,7 @@ public struct PhotoView: Sendable, Hashable, Codable {
     public var altText: String
 
     /// Nil without an image the page may show (not a path on the dashboard nor an http(s) URL).
-    init?(report: PhotoReport) {
+    init?(report: JournalPhoto) {
         guard let image = report.imageUrl, JournalText.isImageURL(image) else { return nil }
         imageUrl = image
         id = report.id
@@ -198,7 +199,7 @@ public struct WalkListView: Sendable, Hashable, Codable {
     public var device: String
     public var walks: [WalkView]
 
-    public init(device: String, walks: [WalkReport]) {
+    public init(device: String, walks: [JournalWalk]) {
         self.device = device
         self.walks = walks.map { WalkView(report: $0, device: device) }
     }
@@ -208,10 +209,10 @@ public struct WalkListView: Sendable, Hashable, Codable {
 public struct WalkDetailView: Sendable, Hashable, Codable {
     public var device: String
     public var walk: WalkView
-    public var route: [RoutePointReport]
+    public var route: [JournalRoutePoint]
     public var points: [PhotoPointView]
 
-    public init(device: String, walk: WalkReport, route: [RoutePointReport], points: [PhotoPointReport]) {
+    public init(device: String, walk: JournalWalk, route: [JournalRoutePoint], points: [JournalPhotoPoint]) {
         self.device = device
         self.walk = WalkView(report: walk, device: device)
         self.route = route.filter { $0.latitude.isFinite && $0.longitude.isFinite }
@@ -219,10 +220,10 @@ public struct WalkDetailView: Sendable, Hashable, Codable {
     }
 }
 
-extension JournalWalksReply {
+extension WalksReply {
     /// Reads a reply of `stepcompass/journal/walks`.
     /// - Throws: ``DashboardInputError`` saying what is wrong with it.
-    public static func decode(_ payload: [UInt8]) throws(DashboardInputError) -> JournalWalksReply {
-        try ReportDecoder(payload: payload).decode(JournalWalksReply.self, what: "journal walks reply")
+    public static func decode(_ payload: [UInt8]) throws(DashboardInputError) -> WalksReply {
+        try ReportDecoder(payload: payload).decode(WalksReply.self, what: "journal walks reply")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import MarkerKit
+public import StepCompassContract
 
 /// The markers as the page shows them: the service's status in words, a retry when the source failed,
 /// and every marker placed on a plain map (no tiles: the page works offline).
@@ -31,7 +32,7 @@ public struct MarkersView: Sendable, Hashable, Codable {
     }
 
     /// Builds the view from the last status and collection.
-    public init(status: MarkersStatusReport?, markers: [Marker]) {
+    public init(status: MarkersStatusMessage?, markers: [Marker]) {
         state = status?.state ?? "unknown"
         count = status?.count
         rejected = status?.rejected
@@ -43,7 +44,7 @@ public struct MarkersView: Sendable, Hashable, Codable {
         self.markers = Self.place(markers)
     }
 
-    private static func statusText(_ status: MarkersStatusReport?) -> String {
+    private static func statusText(_ status: MarkersStatusMessage?) -> String {
         guard let status else { return "Markers: waiting for the marker service…" }
         let count = status.count ?? 0
         let noun = count == 1 ? "marker" : "markers"

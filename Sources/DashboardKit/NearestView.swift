@@ -1,3 +1,5 @@
+public import StepCompassContract
+
 /// A marker's nearest neighbours as the page lists them: names and distances in miles with two
 /// decimals, ascending, as the marker service ordered them.
 public struct NearestView: Sendable, Hashable, Codable {

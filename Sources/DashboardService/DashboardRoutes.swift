@@ -53,7 +53,7 @@ struct DashboardRoutes: Sendable {
             await command(request, context, .commandWalk)
         }
         router.post("/api/markers/refresh") { _, _ in
-            await publish(BusMessage(topic: topics.markersRefresh, payload: Data("{}".utf8), qos: .atLeastOnce))
+            await publish(BusMessage(topic: topics.markersRefresh, payload: RefreshCommand.payload, qos: .atLeastOnce))
         }
         router.get("/api/devices/:device/history") { request, context in
             await history(request, context)
@@ -181,10 +181,10 @@ struct DashboardRoutes: Sendable {
             query.get("from").map { String($0) }
             ?? Timestamp.format((Timestamp.parse(to) ?? Date()).addingTimeInterval(-defaultSpan))
         let csv = query.get("format") == "csv"
-        let body = ["device": device, "from": from, "to": to, "granularity": granularity]
-        let (reply, object): (Data, [String: Any])
-        switch await ask(.activity, topics.activityHistory, json: body) {
-        case .answered(let data, let json): (reply, object) = (data, json)
+        let body = HistoryRequest(device: device, from: from, to: to, granularity: granularity)
+        let reply: Data
+        switch await ask(.activity, topics.activityHistory, body) {
+        case .answered(let data): reply = data
         case .failed(let response): return response
         }
         guard csv else {
@@ -193,8 +193,8 @@ struct DashboardRoutes: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply)))
         }
         var text = "start,steps\n"
-        for bucket in object["buckets"] as? [[String: Any]] ?? [] {
-            text += "\(bucket["start"] as? String ?? ""),\((bucket["steps"] as? NSNumber)?.int64Value ?? 0)\n"
+        for bucket in (try? JSONDecoder().decode(HistoryReply.self, from: reply))?.buckets ?? [] {
+            text += "\(bucket.start),\(bucket.steps)\n"
         }
         return Response(
             status: .ok,
@@ -229,18 +229,18 @@ struct DashboardRoutes: Sendable {
 
     /// A service's answer, or the API's error response for the request.
     enum Answer {
-        /// The reply's bytes and its JSON object (not an error reply).
-        case answered(Data, [String: Any])
+        /// The reply's bytes (not an error reply).
+        case answered(Data)
         case failed(Response)
     }
 
     /// Sends a request to a service and reads its reply. Every failure becomes the API's error: 504 when the service
     /// does not answer in time, 503 when the request cannot be sent, 502 for a reply that is not a JSON object, and
     /// the service's own error as 400 (`badRequest`), 404 (`notFound`) or 503 (anything else, such as `unavailable`).
-    private func ask(_ service: RequestedService, _ topic: String, json body: [String: Any]) async -> Answer {
+    private func ask(_ service: RequestedService, _ topic: String, _ body: some Encodable & Sendable) async -> Answer {
         let reply: Data
         do {
-            switch try await requester.request(topic, json: body) {
+            switch try await requester.request(topic, body) {
             case .timedOut:
                 return .failed(
                     JSONResponse.error(
@@ -265,7 +265,7 @@ struct DashboardRoutes: Sendable {
                 }
             return .failed(JSONResponse.error(code, failure["message"] as? String ?? code, status: status))
         }
-        return .answered(reply, object)
+        return .answered(reply)
     }
 
     // MARK: The journal's walks
@@ -280,17 +280,17 @@ struct DashboardRoutes: Sendable {
         guard DeviceID.isValid(device) else {
             return JSONResponse.error("badRequest", "invalid device id '\(device)'", status: .badRequest)
         }
-        var body: [String: Any] = ["device": device]
+        var body = WalksRequest(device: device)
         if let text = request.uri.queryParameters.get("limit") {
             guard let limit = Int(text) else {
                 return JSONResponse.error("badRequest", "limit must be a whole number, got '\(text.prefix(20))'", status: .badRequest)
             }
-            body["limit"] = limit
+            body.limit = limit
         }
-        switch await ask(.journal, topics.journalWalks, json: body) {
+        switch await ask(.journal, topics.journalWalks, body) {
         case .failed(let response): return response
-        case .answered(let data, _):
-            guard let reply = try? JournalWalksReply.decode(Array(data)), let walks = reply.walks else {
+        case .answered(let data):
+            guard let reply = try? WalksReply.decode(Array(data)), let walks = reply.walks else {
                 return JSONResponse.error("badGateway", "the journal service's list of walks could not be read", status: .badGateway)
             }
             return JSONResponse.make(WalkListView(device: device, walks: walks))
@@ -311,11 +311,11 @@ struct DashboardRoutes: Sendable {
             return JSONResponse.error(
                 "badRequest", "invalid walk id '\(id.prefix(40))': 1 to \(Self.maximumWalkID) of A-Z a-z 0-9 _ -", status: .badRequest)
         }
-        let body: [String: Any] = ["device": device, "walk": id, "format": gpx ? "gpx" : "json"]
-        switch await ask(.journal, topics.journalWalks, json: body) {
+        let body = WalksRequest(device: device, walk: id, format: gpx ? "gpx" : "json")
+        switch await ask(.journal, topics.journalWalks, body) {
         case .failed(let response): return response
-        case .answered(let data, _):
-            let reply = try? JournalWalksReply.decode(Array(data))
+        case .answered(let data):
+            let reply = try? WalksReply.decode(Array(data))
             if gpx {
                 guard let text = reply?.gpx else {
                     return JSONResponse.error("badGateway", "the journal service's GPX reply could not be read", status: .badGateway)

@@ -14,7 +14,7 @@ struct NearestClient: Sendable {
     }
 
     func nearest(markerID: String, count: Int) async throws -> Outcome {
-        switch try await requester.request(requester.topics.markersNearest, json: ["id": markerID, "count": count]) {
+        switch try await requester.request(requester.topics.markersNearest, NearestRequest(id: markerID, count: count)) {
         case .timedOut: return .timedOut
         case .reply(let payload): return .reply(NearestView(reply: try JSONDecoder().decode(NearestReply.self, from: payload)))
         }

@@ -10,16 +10,23 @@ struct ServiceRequester: Sendable {
     let topics: Topics
     let timeout: Duration
 
+    /// Sorted keys, as the requests were always written.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
     enum Outcome: Sendable {
         /// The reply's payload (the service's answer or its `{"error": {"code", "message"}}`).
         case reply(Data)
         case timedOut
     }
 
-    /// Publishes `body` as JSON on `topic` and waits for the reply.
-    /// - Throws: When the request cannot be published (the bus is away).
-    func request(_ topic: String, json body: [String: Any]) async throws -> Outcome {
-        let payload = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+    /// Publishes `body` (one of the contract's requests) as JSON on `topic` and waits for the reply.
+    /// - Throws: When the request cannot be encoded or published (the bus is away).
+    func request(_ topic: String, _ body: some Encodable) async throws -> Outcome {
+        let payload = try Self.encoder.encode(body)
         let replyTopic = "\(topics.replies)/\(bus.clientID)/\(UUID().uuidString)"
         let request = BusMessage(topic: topic, payload: payload, qos: .atLeastOnce)
         do {

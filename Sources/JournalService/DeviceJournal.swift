@@ -18,7 +18,7 @@ struct DeviceJournal {
     var pendingRoute: [RoutePoint] = []
     var pendingPoints: [PhotoPoint] = []
     /// The last `journal` payload published, and the distance it showed.
-    var published: JournalPayload?
+    var published: JournalMessage?
 
     struct Fix {
         var coordinate: GeoCoordinate

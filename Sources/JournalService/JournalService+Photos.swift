@@ -138,7 +138,7 @@ extension JournalService {
             context.logger.warning("could not store a photo point", metadata: ["journal.walk": "\(point.walk)", "error": "\(error)"])
         }
         do {
-            let payload = try JSONEncoder.journal.encode(PhotoPointPayload(point, urlPrefix: configuration.photoURLPrefix))
+            let payload = try JSONEncoder.journal.encode(JournalPhotoPoint(point, urlPrefix: configuration.photoURLPrefix))
             try await context.bus.publish(BusMessage(topic: context.topics.device(device, .journalPhoto), payload: payload, qos: .atLeastOnce))
         } catch {
             context.logger.warning("could not publish a photo point", metadata: ["device": "\(device)", "error": "\(error)"])

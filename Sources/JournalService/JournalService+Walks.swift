@@ -53,7 +53,7 @@ extension JournalService {
             }
             let walks = try await store.walks(device: request.device, limit: limit)
             return try JSONEncoder.journal.encode(
-                WalksReply(device: request.device, walks: walks.map(WalkPayload.init), correlationId: request.correlationId))
+                WalksReply.walks(device: request.device, walks: walks.map(JournalWalk.init), correlationId: request.correlationId))
         }
         let format = request.format ?? "json"
         guard format == "json" || format == "gpx" else {
@@ -67,12 +67,12 @@ extension JournalService {
         let points = try await store.photoPoints(walk: walk.id)
         if format == "gpx" {
             let gpx = Self.gpx(current, route: route, points: points)
-            return try JSONEncoder.journal.encode(GPXReply(device: walk.device, walk: walk.id, gpx: gpx, correlationId: request.correlationId))
+            return try JSONEncoder.journal.encode(WalksReply.gpx(device: walk.device, walk: walk.id, gpx: gpx, correlationId: request.correlationId))
         }
         return try JSONEncoder.journal.encode(
-            WalkReply(
-                device: walk.device, walk: WalkPayload(current), route: route.map(RoutePointPayload.init),
-                points: points.map { PhotoPointPayload($0, urlPrefix: configuration.photoURLPrefix) }, correlationId: request.correlationId))
+            WalksReply.walk(
+                device: walk.device, walk: JournalWalk(current), route: route.map(JournalRoutePoint.init),
+                points: points.map { JournalPhotoPoint($0, urlPrefix: configuration.photoURLPrefix) }, correlationId: request.correlationId))
     }
 
     /// The walk as GPX 1.1: its route as one track, and a waypoint per photo linking to the photo's page.

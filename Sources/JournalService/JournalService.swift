@@ -65,7 +65,14 @@ public actor JournalService: Service {
     /// shuts down; the store is closed at the end.
     public func run() async throws {
         do {
-            try await retrying("open the journal database") { try await self.store.migrate() }
+            // A database that is still starting or unreachable is retried with backoff; a stop during the wait ends
+            // the service at once.
+            do {
+                try await cancelWhenGracefulShutdown { try await self.retrying("open the journal database") { try await self.store.migrate() } }
+            } catch is CancellationError {
+                try? await store.close()
+                return
+            }
             try await resumeWalks()
             try await context.serve { try await self.serve() }
         } catch {
@@ -150,7 +157,7 @@ public actor JournalService: Service {
             }
             switch topic {
             case .permissions:
-                let input = try decoder.decode(PermissionsInput.self, from: message.payload)
+                let input = try decoder.decode(PermissionsMessage.self, from: message.payload)
                 if let text = input.location {
                     let location = try SensorPermission.parse(text, field: "location")
                     devices[device, default: newDevice()].location = location
@@ -159,11 +166,11 @@ public actor JournalService: Service {
                     wake.signal()  // lookups held for this device may run now
                 }
             case .location:
-                try await location(try decoder.decode(LocationInput.self, from: message.payload), device: device)
+                try await location(try decoder.decode(LocationMessage.self, from: message.payload), device: device)
             case .position:
-                try position(try decoder.decode(PositionInput.self, from: message.payload), device: device)
+                try position(try decoder.decode(PositionMessage.self, from: message.payload), device: device)
             case .steps:
-                try await steps(try decoder.decode(StepsInput.self, from: message.payload), device: device)
+                try await steps(try decoder.decode(StepsMessage.self, from: message.payload), device: device)
             case .commandWalk:
                 guard case .walk(let start, let name) = try DeviceCommand.decode(.commandWalk, json: message.payload) else { return }
                 if start {
@@ -187,7 +194,7 @@ public actor JournalService: Service {
         DeviceJournal(settings: configuration.route, rest: configuration.restSeconds)
     }
 
-    private func location(_ input: LocationInput, device: String) async throws {
+    private func location(_ input: LocationMessage, device: String) async throws {
         let coordinate = GeoCoordinate(latitude: input.latitude, longitude: input.longitude)
         guard coordinate.isValid else {
             throw InputError("'latitude' and 'longitude' must be degrees in [-90, 90] and [-180, 180]")
@@ -208,7 +215,7 @@ public actor JournalService: Service {
         devices[device] = state
     }
 
-    private func position(_ input: PositionInput, device: String) throws(InputError) {
+    private func position(_ input: PositionMessage, device: String) throws(InputError) {
         let time = try Timestamp.date(input.timestamp).timeIntervalSince1970
         guard var state = devices[device], state.recording, input.x.isFinite, input.y.isFinite else { return }
         let update = state.tracker.deadReckoned(north: input.x, east: input.y, time: time)
@@ -217,8 +224,8 @@ public actor JournalService: Service {
         devices[device] = state
     }
 
-    private func steps(_ input: StepsInput, device: String) async throws {
-        let count = try FieldCheck.stepCount(input.steps)
+    private func steps(_ input: StepsMessage, device: String) async throws {
+        let count = try input.count()
         _ = try Timestamp.date(input.timestamp)  // a malformed timestamp is reported, whatever the count
         var state = devices[device] ?? newDevice()
         // The first count seen is a baseline (after a restart, a resting phone's unchanged total is not a step).
@@ -365,12 +372,12 @@ public actor JournalService: Service {
         for device in changed {
             changed.remove(device)
             guard let state = devices[device] else { continue }
-            let payload = JournalPayload(
-                timestamp: now, walk: state.walk.map(WalkPayload.init), recording: state.recording, reason: state.pausedReason)
+            let payload = JournalMessage(
+                timestamp: now, walk: state.walk.map(JournalWalk.init), recording: state.recording, reason: state.pausedReason)
             if let last = state.published {
                 if last.sameContent(as: payload) { continue }
                 if let old = last.walk, let new = payload.walk, old.id == new.id, old.points == new.points, old.photos == new.photos,
-                    abs(old.distance - new.distance) < 10, last.recording == payload.recording, last.reason == payload.reason
+                    abs((old.distance ?? 0) - (new.distance ?? 0)) < 10, last.recording == payload.recording, last.reason == payload.reason
                 {
                     continue
                 }

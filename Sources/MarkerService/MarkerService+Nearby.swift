@@ -4,21 +4,14 @@ import Logging
 import MarkerKit
 import ServiceRuntime
 
-/// The fields of `{device}/location` the marker service reads.
-struct LocationFix: Decodable {
-    var latitude: Double
-    var longitude: Double
-    var timestamp: String?
-}
-
 extension MarkerService {
     /// Records a device's location and publishes its `nearby` list when it is due.
     func handleLocation(_ message: BusMessage, device: String) async {
-        let fix: LocationFix
+        let fix: LocationMessage
         let date: Date
         do throws(InputError) {
             try DeviceID.validate(device)
-            fix = try PayloadDecoder().decode(LocationFix.self, from: message.payload)
+            fix = try PayloadDecoder().decode(LocationMessage.self, from: message.payload)
             _ = try FieldCheck.finite(fix.latitude, "latitude", in: -90...90)
             _ = try FieldCheck.finite(fix.longitude, "longitude", in: -180...180)
             date = try Timestamp.date(fix.timestamp)
@@ -50,7 +43,7 @@ extension MarkerService {
                 latitude: latitude, longitude: longitude,
                 count: min(configuration.nearbyCount, MarkerIndex.countRange.upperBound))
         else { return }
-        let payload = NearbyPayload(timestamp: Timestamp.format(date), nearest: results.map(NeighbourPayload.init))
+        let payload = NearbyMessage(timestamp: Timestamp.format(date), nearest: results.map(NearestReply.Neighbour.init))
         do {
             try await bus.publish(
                 BusMessage(

@@ -76,13 +76,13 @@ extension MarkerService {
                     NearestReply(
                         origin: .init(
                             id: origin.id, name: origin.name, latitude: origin.latitude, longitude: origin.longitude),
-                        nearest: results.map(NeighbourPayload.init), correlationId: request.correlationId))
+                        nearest: results.map(NearestReply.Neighbour.init), correlationId: request.correlationId))
             case .coordinate(let latitude, let longitude, let count):
                 let results = try index.nearest(latitude: latitude, longitude: longitude, count: count)
                 return .success(
                     NearestReply(
                         origin: .init(id: nil, name: nil, latitude: latitude, longitude: longitude),
-                        nearest: results.map(NeighbourPayload.init), correlationId: request.correlationId))
+                        nearest: results.map(NearestReply.Neighbour.init), correlationId: request.correlationId))
             }
         } catch {
             return .failure(NearestFailure(code: error.codeName, message: error.message))

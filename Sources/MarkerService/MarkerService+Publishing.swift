@@ -13,7 +13,7 @@ extension MarkerService {
     }()
 
     /// Publishes the retained status; a failure is logged (the next status replaces it).
-    func publishStatus(_ status: MarkerStatus) async {
+    func publishStatus(_ status: MarkersStatusMessage) async {
         do {
             let payload = try Self.encoder.encode(status)
             try await bus.publish(

@@ -54,7 +54,7 @@ extension MarkerService {
             await scheduler.schedule(after: configuration.refreshInterval)
         case .notModified:
             let status = await store.confirm(at: now)
-            logger.info("markers not modified (304)", metadata: ["markers.count": "\(status.count)"])
+            logger.info("markers not modified (304)", metadata: ["markers.count": "\(status.count ?? 0)"])
             await publishStatus(status)
             await scheduler.schedule(after: configuration.refreshInterval)
         case .failed(let error):
@@ -68,7 +68,7 @@ extension MarkerService {
                 metadata: [
                     "error.code": "\(error.codeName)", "error.message": "\(error.message)",
                     "markers.failures": "\(failures)", "markers.retryIn": "\(delay)",
-                    "markers.inService": "\(status.count)",
+                    "markers.inService": "\(status.count ?? 0)",
                 ])
             await publishStatus(status)
             await scheduler.schedule(after: delay)

@@ -127,6 +127,3 @@ public struct MarkerService: Service {
         }
     }
 }
-
-/// The `markers/cmd/refresh` payload: `{}` (unknown fields ignored).
-struct RefreshCommand: Decodable {}

@@ -12,15 +12,15 @@ actor MarkerStore {
     private(set) var index: MarkerIndex?
     /// Increases whenever the markers in service change (not on a 304).
     private(set) var generation = 0
-    private(set) var status: MarkerStatus
+    private(set) var status: MarkersStatusMessage
     private(set) var validators: MarkerFetcher.Validators?
     private(set) var consecutiveFailures = 0
     private var nearby: NearbyTracker
     private let metrics: MarkerMetrics?
 
     init(source: String, nearbyMinimumMove: Double, metrics: MarkerMetrics? = nil) {
-        status = MarkerStatus(
-            state: .loading, count: 0, rejected: 0, source: source, fromCache: false,
+        status = MarkersStatusMessage(
+            state: MarkersStatusMessage.loading, count: 0, rejected: 0, source: source, fromCache: false,
             updatedAt: nil, error: nil, retryAt: nil)
         nearby = NearbyTracker(minimumMove: nearbyMinimumMove)
         self.metrics = metrics
@@ -30,16 +30,16 @@ actor MarkerStore {
     func load(
         _ index: MarkerIndex, rejected: Int, fromCache: Bool, updatedAt: Date,
         validators: MarkerFetcher.Validators?
-    ) -> MarkerStatus {
+    ) -> MarkersStatusMessage {
         self.index = index
         generation += 1
         self.validators = validators
         consecutiveFailures = 0
-        status.state = .ready
+        status.state = MarkersStatusMessage.ready
         status.count = index.count
         status.rejected = rejected
         status.fromCache = fromCache
-        status.updatedAt = updatedAt
+        status.updatedAt = Timestamp.format(updatedAt)
         status.error = nil
         status.retryAt = nil
         metrics?.markersInService(index.count)
@@ -47,11 +47,11 @@ actor MarkerStore {
     }
 
     /// The source confirmed the document in service (HTTP 304).
-    func confirm(at date: Date) -> MarkerStatus {
+    func confirm(at date: Date) -> MarkersStatusMessage {
         consecutiveFailures = 0
-        status.state = index == nil ? .loading : .ready
+        status.state = index == nil ? MarkersStatusMessage.loading : MarkersStatusMessage.ready
         status.fromCache = false
-        status.updatedAt = date
+        status.updatedAt = Timestamp.format(date)
         status.error = nil
         status.retryAt = nil
         return status
@@ -59,16 +59,16 @@ actor MarkerStore {
 
     /// Records a failed fetch; the markers in service stay. Returns the status and the number of
     /// consecutive failures so far.
-    func fail(_ error: MarkerServiceError) -> (status: MarkerStatus, failures: Int) {
+    func fail(_ error: MarkerServiceError) -> (status: MarkersStatusMessage, failures: Int) {
         consecutiveFailures += 1
-        status.state = .failed
-        status.error = MarkerStatus.ErrorInfo(code: error.codeName, message: error.message)
+        status.state = MarkersStatusMessage.failed
+        status.error = ErrorReply.Body(code: error.codeName, message: error.message)
         return (status, consecutiveFailures)
     }
 
     /// Sets when the next attempt is due after a failure.
-    func setRetry(at date: Date) -> MarkerStatus {
-        status.retryAt = date
+    func setRetry(at date: Date) -> MarkersStatusMessage {
+        status.retryAt = Timestamp.format(date)
         return status
     }
 

@@ -1,44 +1,8 @@
+import MarkerKit
 import ServiceRuntime
 
-/// A `stepcompass/markers/nearest` request: `{"id", "count"}` or `{"latitude", "longitude",
-/// "count"}`, plus `replyTo` and `correlationId` for MQTT 3.1.1 clients.
-///
-/// An `id` may be a string or an integer (the contract's ids are strings; an integer is taken
-/// as its text, as the source's numeric ids are). Checks that need the index (count range,
-/// coordinate ranges) are MarkerKit's; the shape checks are here.
-struct NearestRequest: Decodable, Sendable {
-    var id: String?
-    var latitude: Double?
-    var longitude: Double?
-    var count: Int?
-    var replyTo: String?
-    var correlationId: CorrelationID?
-
-    enum CodingKeys: String, CodingKey {
-        case id, latitude, longitude, count, replyTo, correlationId
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if container.contains(.id), try !container.decodeNil(forKey: .id) {
-            if let text = try? container.decode(String.self, forKey: .id) {
-                id = text
-            } else if let number = try? container.decode(Int64.self, forKey: .id) {
-                id = String(number)
-            } else {
-                throw DecodingError.typeMismatch(
-                    String.self,
-                    DecodingError.Context(
-                        codingPath: [CodingKeys.id], debugDescription: "'id' must be a string"))
-            }
-        }
-        latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)
-        longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
-        count = try container.decodeIfPresent(Int.self, forKey: .count)
-        replyTo = try container.decodeIfPresent(String.self, forKey: .replyTo)
-        correlationId = try container.decodeIfPresent(CorrelationID.self, forKey: .correlationId)
-    }
-
+/// The marker service's checks of the contract's ``NearestRequest`` (the decoder checks its shape).
+extension NearestRequest {
     /// What the request asks for, once its shape is checked.
     enum Query: Sendable, Equatable {
         case marker(id: String, count: Int)
@@ -60,6 +24,15 @@ struct NearestRequest: Decodable, Sendable {
         case (nil, nil, nil):
             return .failure(.badRequest("the request needs 'id' or 'latitude' and 'longitude'"))
         }
+    }
+}
+
+extension NearestReply.Neighbour {
+    /// A neighbour as replies and `nearby` messages list it, the distance rounded to two decimals.
+    init(_ result: NearestResult) {
+        self.init(
+            id: result.marker.id, name: result.marker.name, latitude: result.marker.latitude,
+            longitude: result.marker.longitude, distanceMiles: result.roundedMiles)
     }
 }
 

@@ -125,7 +125,7 @@ public actor PositionService: Service {
         do {
             switch suffix {
             case .position:
-                let state = try decoder.decode(PositionState.self, from: message.payload)
+                let state = try PositionState(decoder.decode(PositionMessage.self, from: message.payload))
                 outcome = await tracker.restore(from: state)
                 if case .reject = outcome {
                 } else {
@@ -136,10 +136,10 @@ public actor PositionService: Service {
                         ])
                 }
             case .heading:
-                let payload = try decoder.decode(HeadingPayload.self, from: message.payload)
+                let payload = try decoder.decode(HeadingMessage.self, from: message.payload)
                 let date = try Timestamp.date(payload.timestamp)
                 // `--heading-source walking`: the walking direction when the compass knows it, else the heading.
-                if configuration.headingSource == .walking, let walking = payload.walkingDirection?.value,
+                if configuration.headingSource == .walking, let walking = payload.walkingDirection,
                     walking.isFinite, (0...360).contains(walking)
                 {
                     outcome = await tracker.heading(walking, timestamp: date, start: settled)
@@ -154,11 +154,11 @@ public actor PositionService: Service {
                 _ = try FieldCheck.finite(heading, "heading", in: 0...360)
                 outcome = await tracker.heading(heading, timestamp: date, start: settled)
             case .steps:
-                let payload = try decoder.decode(StepsPayload.self, from: message.payload)
+                let payload = try StepsMessage.decode(message.payload, using: decoder)
                 let date = try Timestamp.date(payload.timestamp)
-                outcome = await tracker.steps(try payload.count(), distance: payload.reportedDistance, timestamp: date)
+                outcome = await tracker.steps(Int(try payload.count()), distance: payload.reportedDistance, timestamp: date)
             case .commandResetPosition:
-                _ = try decoder.decode(ResetPayload.self, from: message.payload)
+                _ = try DeviceCommand.decode(.commandResetPosition, json: message.payload)
                 outcome = await tracker.reset(timestamp: Date())
                 context.logger.info("position reset", metadata: ["device": "\(device)"])
             default:
@@ -173,7 +173,7 @@ public actor PositionService: Service {
             let topic = context.topics.device(device, .position)
             let timestamp = Timestamp.format(date)
             for state in states {
-                let payload = try PositionPayload(timestamp: timestamp, state: state).encoded()
+                let payload = try PositionMessage(timestamp: timestamp, state: state).encoded()
                 try await context.bus.publish(BusMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
                 published += 1
             }

@@ -5,29 +5,6 @@ import WalkerSimulation
 
 /// Turns simulation events into the contract's messages: topic, payload, QoS and retain.
 enum SensorPayloads {
-    private struct Steps: Encodable {
-        let steps: Int
-        let timestamp: String
-    }
-
-    private struct IMU: Encodable {
-        let timestamp: String
-        let accel: [Double]
-        let mag: [Double]
-        let gyro: [Double]
-    }
-
-    private struct Location: Encodable {
-        let timestamp: String
-        let latitude: Double
-        let longitude: Double
-        let altitude: Double
-        let horizontalAccuracy: Double
-        let verticalAccuracy: Double
-        let speed: Double
-        let course: Double
-    }
-
     private struct Truth: Encodable {
         let timestamp: String
         let latitude: Double
@@ -36,11 +13,6 @@ enum SensorPayloads {
         let x: Double
         let y: Double
         let steps: Int
-    }
-
-    private struct Permissions: Encodable {
-        let motion: String
-        let location: String
     }
 
     /// The contract's QoS and retain flag of a device topic a sensor publisher (or a replay) writes.
@@ -63,15 +35,15 @@ enum SensorPayloads {
         switch event {
         case .steps(let count, _):
             suffix = .steps
-            body = Steps(steps: count, timestamp: timestamp)
+            body = StepsMessage(steps: count, timestamp: timestamp)
         case .imu(_, let accel, let mag, let gyro):
             suffix = .imu
-            body = IMU(timestamp: timestamp, accel: accel, mag: mag, gyro: gyro)
+            body = IMUPayload(timestamp: timestamp, accel: vector(accel), mag: vector(mag), gyro: vector(gyro))
         case .location(_, let latitude, let longitude, let altitude, let horizontal, let vertical, let speed, let course):
             suffix = .location
-            body = Location(
-                timestamp: timestamp, latitude: latitude, longitude: longitude, altitude: altitude,
-                horizontalAccuracy: horizontal, verticalAccuracy: vertical, speed: speed, course: course)
+            body = LocationMessage(
+                latitude: latitude, longitude: longitude, altitude: altitude, horizontalAccuracy: horizontal,
+                verticalAccuracy: vertical, speed: speed, course: course, timestamp: timestamp)
         case .truth(_, let latitude, let longitude, let heading, let x, let y, let steps):
             suffix = .simulationTruth
             body = Truth(
@@ -83,7 +55,12 @@ enum SensorPayloads {
 
     /// The retained `permissions` message of a simulated phone: both sensors authorized.
     static func permissions(device: String, topics: Topics) throws -> BusMessage {
-        try message(Permissions(motion: "authorized", location: "authorized"), on: .permissions, device: device, topics: topics)
+        try message(PermissionsMessage(motion: "authorized", location: "authorized"), on: .permissions, device: device, topics: topics)
+    }
+
+    /// A simulated three-axis reading as the contract's vector.
+    private static func vector(_ components: [Double]) -> SIMD3<Double> {
+        SIMD3(components[0], components[1], components[2])
     }
 
     /// One encoder for every message (an IMU sample is 50 a second per walker): keys sorted.

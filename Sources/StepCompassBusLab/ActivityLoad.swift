@@ -4,6 +4,7 @@ import BusTesting
 import Foundation
 import Logging
 import MosquittoBus
+import StepCompassContract
 
 /// `stepcompass-buslab activity-load`: drives the real `stepcompass-activity` with N devices' cumulative step
 /// counts at R Hz through a private mosquitto, then checks that every step was stored.
@@ -120,7 +121,7 @@ struct ActivityLoad: AsyncParsableCommand {
                     let now = Date().timeIntervalSince1970
                     guard let device = Self.index(after: marker, in: topic),
                         let today = DetectorLoad.integer(field: #""today":"#, in: payload),
-                        let stamp = LoadTimestamp.parse(field: payload)
+                        let stamp = DetectorLoad.timestamp(in: payload)
                     else { return }
                     tally.withLock {
                         $0.record(device: device, today: Int64(today), latency: now - stamp, second: Int((stamp - start + 0.000_5).rounded(.down)))
@@ -145,7 +146,7 @@ struct ActivityLoad: AsyncParsableCommand {
                             let due = start + Double(tick) / rate
                             let wait = due - Date().timeIntervalSince1970
                             if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
-                            let stamp = LoadTimestamp.format(due + 0.000_000_5)
+                            let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
                             packets.removeAll(keepingCapacity: true)
                             for device in share {
                                 let payload =
@@ -206,7 +207,7 @@ struct ActivityLoad: AsyncParsableCommand {
     /// Starts stepcompass-activity and waits (up to 60 s) for its retained `online` status.
     static func startService(path: String, port: Int, prefix: String, folder: URL, url: String?, probe: MosquittoBus) async throws -> ChildProcess {
         let status = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/activity/status"), qos: .atLeastOnce)
-        let process = try ChildProcess(
+        let process = try await ChildProcess(
             executable: path, arguments: ["--data-dir", folder.path],
             environment: [
                 "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "MQTT_CLIENT_ID": "activity-load-service",
@@ -264,8 +265,8 @@ struct ActivityLoad: AsyncParsableCommand {
                 }
             }
         }
-        let fromText = String(decoding: LoadTimestamp.format(from), as: UTF8.self)
-        let toText = String(decoding: LoadTimestamp.format(to), as: UTF8.self)
+        let fromText = Timestamp.format(secondsSince1970: from)
+        let toText = Timestamp.format(secondsSince1970: to)
         let topic = Array("\(prefix)/activity/history".utf8)
         // In slices, so the broker's and the service's queues stay modest.
         for slice in stride(from: 0, to: devices, by: 1_000) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Bus
 import BusTesting
 import Foundation
+import StepCompassContract
 
 /// `stepcompass-buslab bridge-load`: N phones push Sensor Logger batches over HTTP to the real `stepcompass-bridge`
 /// (step detection off), and a subscriber of the private broker counts the `imu` messages that come out.
@@ -82,7 +83,7 @@ struct BridgeLoad: AsyncParsableCommand {
                 reader.readPublishes { topic, payload in
                     let now = Date().timeIntervalSince1970
                     let phone = Self.phoneIndex(inTopic: topic)
-                    let timestamp = LoadTimestamp.parse(field: payload)
+                    let timestamp = DetectorLoad.timestamp(in: payload)
                     tally.withLock { $0.record(phone: phone, timestamp: timestamp, receivedAt: now) }
                 }
             }

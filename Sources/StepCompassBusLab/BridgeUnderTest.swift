@@ -37,7 +37,7 @@ struct BridgeUnderTest {
             logger: logger)
         try await probe.connect()
         let status = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/\(service)/status"), qos: .atLeastOnce)
-        let process = try ChildProcess(
+        let process = try await ChildProcess(
             executable: path, arguments: arguments,
             environment: [
                 "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "MQTT_CLIENT_ID": "\(label)-\(service)",

@@ -4,6 +4,7 @@ import BusTesting
 import Foundation
 import Logging
 import MosquittoBus
+import StepCompassContract
 
 /// `stepcompass-buslab compass-load`: drives the real `stepcompass-compass` executable with N devices × R Hz of IMU
 /// samples through a private mosquitto, and reports whether it keeps up.
@@ -101,7 +102,7 @@ struct CompassLoad: AsyncParsableCommand {
         let probe = try await client("probe", port: port)
         let status = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/compass/status"), qos: .atLeastOnce)
 
-        let service = try ChildProcess(
+        let service = try await ChildProcess(
             executable: compassPath, arguments: ["--max-rate", "\(maxRate)"],
             environment: [
                 "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "MQTT_CLIENT_ID": "compass-load-service",
@@ -143,7 +144,7 @@ struct CompassLoad: AsyncParsableCommand {
             try await RawMQTTClient.onThread("compass-load-headings") {
                 reader.readPublishes { topic, payload in
                     let now = Date().timeIntervalSince1970
-                    let timestamp = LoadTimestamp.parse(field: payload)
+                    let timestamp = DetectorLoad.timestamp(in: payload)
                     tally.withLock { $0.record(device: Self.device(inTopic: topic), timestamp: timestamp, receivedAt: now) }
                 }
             }
@@ -170,7 +171,7 @@ struct CompassLoad: AsyncParsableCommand {
                             let due = start + Double(tick) / rate
                             let wait = due - Date().timeIntervalSince1970
                             if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
-                            let stamp = LoadTimestamp.format(due)
+                            let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
                             let seconds = Double(tick) / rate
                             packets.removeAll(keepingCapacity: true)
                             for device in share {
@@ -192,7 +193,7 @@ struct CompassLoad: AsyncParsableCommand {
                         let due = start + Double(tick) / rate
                         let wait = due - Date().timeIntervalSince1970
                         if wait > 0 { try await Task.sleep(for: .seconds(wait)) } else { late = max(late, -wait) }
-                        let stamp = LoadTimestamp.format(due)
+                        let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
                         let seconds = Double(tick) / rate
                         for device in share {
                             try await sender.publish(

@@ -14,7 +14,7 @@ struct Conformance: AsyncParsableCommand {
 
     func run() async throws {
         let version: MosquittoConfiguration.ProtocolVersion = mqttProtocol == "3.1.1" ? .v311 : .v5
-        let broker = port == nil ? try MosquittoBrokerProcess() : nil
+        let broker = port == nil ? try await MosquittoBrokerProcess.launch() : nil
         let harness = MosquittoHarness(port: port ?? broker!.port, protocolVersion: version)
         var failures = 0
         for _ in 0..<rounds {

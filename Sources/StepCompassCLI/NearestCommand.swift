@@ -1,6 +1,7 @@
 import ArgumentParser
 import DashboardKit
 import Foundation
+import ServiceRuntime
 import StepCompassClient
 
 /// `stepcompass nearest`: the markers nearest a marker or a coordinate.

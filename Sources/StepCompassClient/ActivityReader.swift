@@ -28,7 +28,7 @@ public struct ActivityReader: Sendable {
     /// - Throws: ``StepCompassClientError``: an invalid id (`invalidInput`), no activity message (`noReply` for a named
     ///   device, `noDevice` otherwise), several devices and none named (`severalDevices`), a message that is not the
     ///   contract's (`unreadableReply`).
-    public func read(_ requested: String?) async throws -> (device: String, report: ActivitySummary, payload: Data) {
+    public func read(_ requested: String?) async throws -> (device: String, report: ActivityMessage, payload: Data) {
         if let requested {
             do { try DeviceID.validate(requested) } catch {
                 throw StepCompassClientError.invalidInput("--device: \(error.message)")
@@ -42,7 +42,7 @@ public struct ActivityReader: Sendable {
                     "no activity for '\(requested)' yet (no retained \(activityTopic(requested))): is stepcompass-activity running, and has the device sent steps?"
                 )
             }
-            return (requested, try ActivitySummary(payload: payload), payload)
+            return (requested, try ActivityMessage(payload: payload), payload)
         }
         switch found.count {
         case 0:
@@ -51,7 +51,7 @@ public struct ActivityReader: Sendable {
                 "no device has an activity message yet (no retained '\(topics.prefix)/+/activity'): is stepcompass-activity running, and has a device sent steps? Or name one with --device ID"
             )
         case 1:
-            return (found[0].device, try ActivitySummary(payload: found[0].payload), found[0].payload)
+            return (found[0].device, try ActivityMessage(payload: found[0].payload), found[0].payload)
         default:
             throw StepCompassClientError(
                 .severalDevices,

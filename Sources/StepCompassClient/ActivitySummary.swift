@@ -1,44 +1,15 @@
 import DashboardKit
 public import Foundation
-import ServiceRuntime
+public import ServiceRuntime
 
-/// A device's retained `stepcompass/{device}/activity` message (from the activity service), decoded.
-public struct ActivitySummary: Sendable, Hashable, Decodable {
-    /// A playlist the service suggests.
-    public struct Playlist: Sendable, Hashable, Decodable {
-        public let id: String
-        public let name: String
-        public let description: String?
-        public let tempo: [Double]?
-        public let link: String?
-    }
-
-    /// The suggestion and why.
-    public struct Suggestion: Sendable, Hashable, Decodable {
-        public let playlist: Playlist
-        public let reason: String?
-    }
-
-    public let timestamp: String
-    public let today: Int64
-    /// Steps of the last seven days, oldest first, today last.
-    public let days: [Int64]
-    public let weekTotal: Int64
-    public let dailyMean: Double
-    public let band: String
-    /// Steps per minute, recently.
-    public let cadence: Double
-    public let authorization: String
-    /// The IANA time zone the days are counted in.
-    public let timeZone: String
-    public let suggestion: Suggestion?
-    public let guidance: String?
-
+/// A device's retained `stepcompass/{device}/activity` message (from the activity service), as the client reads and
+/// prints it: the contract's ``ActivityMessage``.
+extension ActivityMessage {
     /// Decodes a payload.
     /// - Throws: ``StepCompassClientError/Code/unreadableReply`` when it is not an activity message.
     public init(payload: Data) throws(StepCompassClientError) {
         do {
-            self = try JSONDecoder().decode(ActivitySummary.self, from: payload)
+            self = try JSONDecoder().decode(ActivityMessage.self, from: payload)
         } catch {
             throw StepCompassClientError(
                 .unreadableReply,
@@ -50,7 +21,8 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
     public static let barWidth = 30
 
     /// The report for people: today, the last `days` days with a bar each (scaled to the largest), the band, the
-    /// cadence, and the suggestion or the guidance.
+    /// cadence, and the suggestion or the guidance. What the message leaves out is left out (today and the week's
+    /// total and mean are worked out from the days, as the dashboard does).
     /// - Parameters:
     ///   - device: The device's id, for the title.
     ///   - days: How many of the last days to list, 1...7 (today included).
@@ -59,7 +31,9 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
         let labels = Self.dayLabels(endingAt: timestamp, timeZone: timeZone, count: shown.count)
         let largest = max(shown.max() ?? 0, 1)
         let numberWidth = shown.map { Self.grouped($0).count }.max() ?? 1
-        var lines = ["Activity of \(device) (days in \(timeZone)):", "  Today: \(Self.grouped(today)) steps", ""]
+        let today = self.today ?? days.last ?? 0
+        let zone = timeZone.map { " (days in \($0))" } ?? ""
+        var lines = ["Activity of \(device)\(zone):", "  Today: \(Self.grouped(today)) steps", ""]
         for (index, steps) in shown.enumerated() {
             let length = steps == 0 ? 0 : max(1, Int((Double(steps) / Double(largest) * Double(Self.barWidth)).rounded()))
             let number = Self.grouped(steps)
@@ -68,9 +42,11 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
             lines.append("  \(labels[index])  \(padded)  \(bar)".trimmingTrailingSpaces())
         }
         lines.append("")
+        let weekTotal = self.weekTotal ?? days.suffix(7).reduce(0, +)
+        let dailyMean = self.dailyMean ?? Double(weekTotal) / 7
         lines.append("  Week: \(Self.grouped(weekTotal)) steps, \(Self.grouped(Int64(dailyMean.rounded()))) a day on average")
-        lines.append("  Band: \(band)")
-        lines.append("  Cadence: \(Int(cadence.rounded())) steps/min")
+        if let band { lines.append("  Band: \(band)") }
+        if let cadence, cadence.isFinite { lines.append("  Cadence: \(Int(cadence.rounded())) steps/min") }
         if let suggestion {
             var line = "  Suggestion: \(suggestion.playlist.name)"
             if let tempo = suggestion.playlist.tempo, tempo.count == 2 {
@@ -80,7 +56,7 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
             if let reason = suggestion.reason, !reason.isEmpty { lines.append("    \(reason)") }
             if let link = suggestion.playlist.link, !link.isEmpty { lines.append("    \(link)") }
         } else if let guidance, !guidance.isEmpty {
-            lines.append("  No suggestion (motion access: \(authorization)): \(guidance)")
+            lines.append("  No suggestion (motion access: \(authorization ?? "unknown")): \(guidance)")
         } else {
             lines.append("  No suggestion yet.")
         }
@@ -89,14 +65,14 @@ public struct ActivitySummary: Sendable, Hashable, Decodable {
 
     /// `Mon 23 Nov` for each of the `count` days ending with the day of `timestamp` in `timeZone` (`day -N` when
     /// the timestamp cannot be read).
-    static func dayLabels(endingAt timestamp: String, timeZone: String, count: Int) -> [String] {
+    static func dayLabels(endingAt timestamp: String?, timeZone: String?, count: Int) -> [String] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = Locale(identifier: "en_US_POSIX")
-        calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
+        calendar.timeZone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
         let formatter = ClientText.dateFormatter("EEE dd MMM", zone: calendar.timeZone)
         return (0..<count).map { index in
             let back = count - 1 - index
-            guard let end = Timestamp.parse(timestamp), let day = calendar.date(byAdding: .day, value: -back, to: end) else {
+            guard let end = timestamp.flatMap(Timestamp.parse), let day = calendar.date(byAdding: .day, value: -back, to: end) else {
                 return back == 0 ? "today " : "day -\(back)"
             }
             return formatter.string(from: day)

@@ -104,7 +104,7 @@ struct EffectReader {
         /// When the walk on before the command started; nil when none was on.
         var before: Date?
         return EffectReader { payload, live in
-            guard !payload.isEmpty, let state = try? JournalState(payload: payload) else { return nil }
+            guard !payload.isEmpty, let state = try? JournalMessage(payload: payload) else { return nil }
             guard live else {
                 before = state.walk.flatMap { $0.startedDate ?? .distantFuture }
                 switch (start, state.walk) {

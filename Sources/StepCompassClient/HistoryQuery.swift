@@ -64,17 +64,8 @@ public struct HistoryQuery: Sendable, Hashable {
     /// The request payload, with the contract's MQTT 3.1.1 fallback fields `replyTo` and `correlationId`.
     public func payload(replyTo: String, correlationId: String) -> Data {
         ServiceRequest.encode(
-            Body(
+            HistoryRequest(
                 device: device, from: Timestamp.format(from), to: Timestamp.format(to),
-                granularity: granularity.rawValue, replyTo: replyTo, correlationId: correlationId))
-    }
-
-    private struct Body: Encodable {
-        let device: String
-        let from: String
-        let to: String
-        let granularity: String
-        let replyTo: String
-        let correlationId: String
+                granularity: granularity.rawValue, replyTo: replyTo, correlationId: .string(correlationId)))
     }
 }

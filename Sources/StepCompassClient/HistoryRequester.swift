@@ -34,31 +34,17 @@ public struct HistoryRequester: Sendable {
 
 /// The activity service's history reply, raw and decoded.
 public struct HistoryResult: Sendable, Hashable {
-    /// One bucket: its start (ISO 8601 UTC) and its steps.
-    public struct Bucket: Sendable, Hashable, Decodable {
-        public let start: String
-        public let steps: Int64
-    }
-
-    struct Reply: Sendable, Hashable, Decodable {
-        let device: String?
-        let granularity: String?
-        let timeZone: String?
-        let buckets: [Bucket]?
-        let error: ReplyFailure?
-    }
-
     /// The reply's bytes, as received.
     public let payload: Data
-    let reply: Reply
+    let reply: HistoryReply
 
     /// Decodes a reply payload.
     /// - Throws: ``StepCompassClientError/Code/unreadableReply``.
     public init(payload: Data) throws(StepCompassClientError) {
         self.payload = payload
-        let decoded: Reply
+        let decoded: HistoryReply
         do {
-            decoded = try JSONDecoder().decode(Reply.self, from: payload)
+            decoded = try JSONDecoder().decode(HistoryReply.self, from: payload)
         } catch {
             throw Self.unreadable(payload)
         }
@@ -77,7 +63,7 @@ public struct HistoryResult: Sendable, Hashable {
 
     /// The buckets, oldest first.
     /// - Throws: ``StepCompassClientError/Code/errorReply`` with the service's message for an error reply.
-    public func buckets() throws(StepCompassClientError) -> [Bucket] {
+    public func buckets() throws(StepCompassClientError) -> [HistoryReply.Bucket] {
         if let error = reply.error { throw error.error(from: .activity) }
         return reply.buckets ?? []
     }
@@ -96,9 +82,9 @@ public struct HistoryResult: Sendable, Hashable {
         let header = ["start (\(timeZone))", "steps"]
         guard !buckets.isEmpty else { return ClientText.table(header, [], rightAligned: [1]) + ["(no steps in this range)"] }
         let rows = buckets.map { bucket in
-            [Timestamp.parse(bucket.start).map(formatter.string(from:)) ?? bucket.start, ActivitySummary.grouped(bucket.steps)]
+            [Timestamp.parse(bucket.start).map(formatter.string(from:)) ?? bucket.start, ActivityMessage.grouped(bucket.steps)]
         }
-        let total = ActivitySummary.grouped(buckets.reduce(0) { $0 + $1.steps })
+        let total = ActivityMessage.grouped(buckets.reduce(0) { $0 + $1.steps })
         return ClientText.table(header, rows + [["total", total]], rightAligned: [1])
     }
 }

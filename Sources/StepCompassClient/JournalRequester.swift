@@ -40,7 +40,7 @@ public struct JournalRequester: Sendable {
         guard Self.limits.contains(limit) else {
             throw StepCompassClientError.invalidInput("--limit must be \(Self.limits.lowerBound)...\(Self.limits.upperBound), not \(limit)")
         }
-        let reply = try await send(Body(device: device, walk: nil, format: nil, limit: limit))
+        let reply = try await send(WalksRequest(device: device, limit: limit))
         return try WalkList(payload: reply)
     }
 
@@ -52,7 +52,7 @@ public struct JournalRequester: Sendable {
     public func gpx(of walk: String, device: String) async throws -> WalkGPX {
         try Self.validate(device: device)
         try Self.validate(walk: walk)
-        let reply = try await send(Body(device: device, walk: walk, format: "gpx", limit: nil))
+        let reply = try await send(WalksRequest(device: device, walk: walk, format: "gpx"))
         return try WalkGPX(payload: reply)
     }
 
@@ -70,44 +70,28 @@ public struct JournalRequester: Sendable {
         do { try DeviceID.validate(device) } catch { throw .invalidInput("--device: \(error.message)") }
     }
 
-    private func send(_ body: Body) async throws -> Data {
+    private func send(_ body: WalksRequest) async throws -> Data {
         try await ServiceRequest(bus: bus, topics: topics, timeout: timeout)
             .send(to: walksTopic, replyLevel: "walks", from: .journal) { replyTo, correlationId in
                 var body = body
                 body.replyTo = replyTo
-                body.correlationId = correlationId
+                body.correlationId = .string(correlationId)
                 return ServiceRequest.encode(body)
             }
-    }
-
-    /// A `journal/walks` request.
-    private struct Body: Encodable {
-        let device: String
-        let walk: String?
-        let format: String?
-        let limit: Int?
-        var replyTo: String?
-        var correlationId: String?
     }
 }
 
 /// The journal's list of a device's walks, raw and decoded.
 public struct WalkList: Sendable, Hashable {
-    struct Reply: Sendable, Hashable, Decodable {
-        let device: String?
-        let walks: [JournalWalk]?
-        let error: ReplyFailure?
-    }
-
     /// The reply's bytes, as received (`--json` prints them).
     public let payload: Data
-    let reply: Reply
+    let reply: WalksReply
 
     /// Decodes a reply payload.
     /// - Throws: ``StepCompassClientError/Code/unreadableReply``.
     public init(payload: Data) throws(StepCompassClientError) {
         self.payload = payload
-        guard let decoded = try? JSONDecoder().decode(Reply.self, from: payload), decoded.error != nil || decoded.walks != nil else {
+        guard let decoded = try? JSONDecoder().decode(WalksReply.self, from: payload), decoded.error != nil || decoded.walks != nil else {
             throw StepCompassClientError(
                 .unreadableReply,
                 "the journal's reply is not a list of walks: \(String(decoding: payload.prefix(200), as: UTF8.self))")
@@ -132,11 +116,13 @@ public struct WalkList: Sendable, Hashable {
         let walks = try walks()
         let header = ["id", "name", "started (UTC)", "stopped (UTC)", "distance", "photos"]
         guard !walks.isEmpty else { return [header.joined(separator: "  "), "(no walks yet)"] }
-        let rows = walks.map { walk in
-            [
-                walk.id, walk.name.flatMap { $0.isEmpty ? nil : $0 } ?? "—", JournalWalk.minute(walk.started),
-                walk.stopped.map(JournalWalk.minute) ?? "on", JournalWalk.distanceText(walk.distance), "\(walk.photos)",
-            ]
+        let rows = walks.map { walk -> [String] in
+            let name: String = walk.name.flatMap { $0.isEmpty ? nil : $0 } ?? "—"
+            let started: String = walk.started.map(JournalWalk.minute) ?? "—"
+            let stopped: String = walk.stopped.map(JournalWalk.minute) ?? "on"
+            let distance: String = walk.distance.map(JournalWalk.distanceText) ?? "—"
+            let photos: String = walk.photos.map { "\($0)" } ?? "—"
+            return [walk.id, name, started, stopped, distance, photos]
         }
         // Text left-aligned, numbers right-aligned.
         return ClientText.table(header, rows, rightAligned: [4, 5])
@@ -145,22 +131,15 @@ public struct WalkList: Sendable, Hashable {
 
 /// The journal's GPX reply for a walk, raw and decoded.
 public struct WalkGPX: Sendable, Hashable {
-    struct Reply: Sendable, Hashable, Decodable {
-        let device: String?
-        let walk: String?
-        let gpx: String?
-        let error: ReplyFailure?
-    }
-
     /// The reply's bytes, as received.
     public let payload: Data
-    let reply: Reply
+    let reply: WalksReply
 
     /// Decodes a reply payload.
     /// - Throws: ``StepCompassClientError/Code/unreadableReply``.
     public init(payload: Data) throws(StepCompassClientError) {
         self.payload = payload
-        guard let decoded = try? JSONDecoder().decode(Reply.self, from: payload), decoded.error != nil || decoded.gpx != nil else {
+        guard let decoded = try? JSONDecoder().decode(WalksReply.self, from: payload), decoded.error != nil || decoded.gpx != nil else {
             throw StepCompassClientError(
                 .unreadableReply,
                 "the journal's reply is not a GPX reply: \(String(decoding: payload.prefix(200), as: UTF8.self))")
@@ -189,7 +168,7 @@ public struct WalkGPX: Sendable, Hashable {
         }
         let points = document.components(separatedBy: "<trkpt ").count - 1
         let waypoints = document.components(separatedBy: "<wpt ").count - 1
-        let walk = reply.walk.map { "walk \($0)" } ?? "the walk"
+        let walk = reply.walkID.map { "walk \($0)" } ?? "the walk"
         return "wrote \(walk) to \(path) (\(points) track point\(points == 1 ? "" : "s"), \(waypoints) waypoint\(waypoints == 1 ? "" : "s"))"
     }
 

@@ -1,34 +1,12 @@
 import DashboardKit
 public import Foundation
-import ServiceRuntime
+public import ServiceRuntime
 
-/// A walk as the journal (`stepcompass-journal`) publishes it, in `{device}/journal` and in `journal/walks` replies.
-public struct JournalWalk: Sendable, Hashable, Decodable {
-    public let id: String
-    public let name: String?
-    /// ISO 8601 UTC.
-    public let started: String
-    /// ISO 8601 UTC; nil while the walk is on.
-    public let stopped: String?
-    /// Metres.
-    public let distance: Double
-    public let routePoints: Int
-    public let points: Int
-    public let photos: Int
-
-    public init(id: String, name: String?, started: String, stopped: String?, distance: Double, routePoints: Int, points: Int, photos: Int) {
-        self.id = id
-        self.name = name
-        self.started = started
-        self.stopped = stopped
-        self.distance = distance
-        self.routePoints = routePoints
-        self.points = points
-        self.photos = photos
-    }
-
-    /// When it started, nil when the timestamp cannot be read.
-    public var startedDate: Date? { Timestamp.parse(started) }
+/// A walk as the journal (`stepcompass-journal`) publishes it, in `{device}/journal` and in `journal/walks` replies,
+/// as the client prints it: the contract's ``JournalWalk``.
+extension JournalWalk {
+    /// When it started, nil when the timestamp is missing or cannot be read.
+    public var startedDate: Date? { started.flatMap(Timestamp.parse) }
 
     /// `2026-11-23 08:00` (UTC), or the timestamp as it came when it cannot be read.
     static func minute(_ timestamp: String) -> String {
@@ -47,19 +25,14 @@ public struct JournalWalk: Sendable, Hashable, Decodable {
     }
 }
 
-/// A device's retained `stepcompass/{device}/journal` message: the walk that is on (or none), whether the journal
-/// records it and, when not, why.
-public struct JournalState: Sendable, Hashable, Decodable {
-    public let timestamp: String?
-    public let walk: JournalWalk?
-    public let recording: Bool
-    public let reason: String?
-
+/// A device's retained `stepcompass/{device}/journal` message (the walk that is on, or none, whether the journal
+/// records it and, when not, why), as the client reads and prints it: the contract's ``JournalMessage``.
+extension JournalMessage {
     /// Decodes a payload.
     /// - Throws: ``StepCompassClientError/Code/unreadableReply`` when it is not a journal message.
     public init(payload: Data) throws(StepCompassClientError) {
         do {
-            self = try JSONDecoder().decode(JournalState.self, from: payload)
+            self = try JSONDecoder().decode(JournalMessage.self, from: payload)
         } catch {
             throw StepCompassClientError(
                 .unreadableReply,
@@ -68,12 +41,13 @@ public struct JournalState: Sendable, Hashable, Decodable {
     }
 
     /// The state in words: `walk 'Morning loop' (3f2a…) on since 2026-11-23 08:00 UTC, 1.20 km, 2 photos`, with why
-    /// nothing is recorded when it is not; `no walk on`.
+    /// nothing is recorded when it is not; `no walk on`. What the message leaves out is left out.
     public var text: String {
         guard let walk else { return "no walk on" }
-        var text =
-            "walk \(walk.title) on since \(JournalWalk.minute(walk.started)) UTC, \(JournalWalk.distanceText(walk.distance)), "
-            + "\(walk.photos) photo\(walk.photos == 1 ? "" : "s")"
+        var text = "walk \(walk.title) on"
+        if let started = walk.started { text += " since \(JournalWalk.minute(started)) UTC" }
+        if let distance = walk.distance { text += ", \(JournalWalk.distanceText(distance))" }
+        if let photos = walk.photos { text += ", \(photos) photo\(photos == 1 ? "" : "s")" }
         if !recording { text += "; not recording: \(reason ?? "the journal does not say why")" }
         return text
     }

@@ -51,7 +51,7 @@ public struct MarkersRefresher: Sendable {
         let subscription = try await bus.subscribe(to: try TopicFilter(topics.markersStatus), qos: .atLeastOnce)
         var last: MarkersView?
         do {
-            try await bus.publish(BusMessage(topic: topics.markersRefresh, text: "{}", qos: .atLeastOnce))
+            try await bus.publish(BusMessage(topic: topics.markersRefresh, payload: RefreshCommand.payload, qos: .atLeastOnce))
             let deadline = ContinuousClock.now + window
             while let message = await subscription.next(before: deadline) {
                 guard

@@ -1,4 +1,5 @@
 public import Foundation
+import ServiceRuntime
 
 /// A nearest-markers request (`markers/nearest`): from a marker's id or from a coordinate, checked
 /// before it is sent.
@@ -42,24 +43,14 @@ public struct NearestQuery: Sendable, Hashable {
     /// The request payload. `replyTo` and `correlationId` are the contract's MQTT 3.1.1 fallback; an
     /// MQTT 5 marker service answers to the response topic instead and echoes `correlationId` as well.
     public func payload(replyTo: String, correlationId: String) -> Data {
-        let body: Body
+        let body: NearestRequest
         switch origin {
         case .marker(let id):
-            body = Body(id: id, latitude: nil, longitude: nil, count: count, replyTo: replyTo, correlationId: correlationId)
+            body = NearestRequest(id: id, count: count, replyTo: replyTo, correlationId: .string(correlationId))
         case .coordinate(let latitude, let longitude):
-            body = Body(
-                id: nil, latitude: latitude, longitude: longitude, count: count, replyTo: replyTo,
-                correlationId: correlationId)
+            body = NearestRequest(
+                latitude: latitude, longitude: longitude, count: count, replyTo: replyTo, correlationId: .string(correlationId))
         }
         return ServiceRequest.encode(body)
-    }
-
-    private struct Body: Encodable {
-        let id: String?
-        let latitude: Double?
-        let longitude: Double?
-        let count: Int
-        let replyTo: String
-        let correlationId: String
     }
 }

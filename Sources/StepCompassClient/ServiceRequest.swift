@@ -70,13 +70,9 @@ struct ServiceRequest {
     }
 }
 
-/// The `error` of an error reply: `{"error": {"code", "message"}}`.
-struct ReplyFailure: Sendable, Hashable, Decodable {
-    let code: String?
-    let message: String?
-
+extension ErrorReply.Body {
     /// ``StepCompassClientError/Code/errorReply`` with the service's words: `the journal answered: ... (notFound)`.
     func error(from service: AnsweringService) -> StepCompassClientError {
-        StepCompassClientError(.errorReply, "\(service.name) answered: \(message ?? "an error") (\(code ?? "error"))")
+        StepCompassClientError(.errorReply, "\(service.name) answered: \(message) (\(code))")
     }
 }

@@ -127,7 +127,7 @@ public enum DeviceCommand: Sendable, Hashable {
     /// - Throws: ``InputError`` when the bytes are not a JSON object or a field is wrong.
     public static func decode(_ topic: Topics.DeviceTopic, json: Data) throws(InputError) -> DeviceCommand {
         guard let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] else {
-            throw InputError("the body must be a JSON object")
+            throw InputError("the payload is not a JSON object")
         }
         return try decode(topic, body: object)
     }

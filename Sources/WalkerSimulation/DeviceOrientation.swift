@@ -1,3 +1,6 @@
+import CompassKit
+import RealModule
+
 /// The phone's attitude and the rotation from its device frame to the world frame.
 ///
 /// Frames (the bus contract's): the **device** frame has x to the right of the screen, y to the top of the device
@@ -19,17 +22,17 @@ struct DeviceOrientation: Sendable, Hashable {
 
     /// The device-to-world (NED) rotation: `world = matrix · device`, so `device = matrixᵀ · world`.
     var matrix: Matrix3 {
-        let (sy, cy) = (Math.sin(Math.radians(yaw)), Math.cos(Math.radians(yaw)))
-        let (sp, cp) = (Math.sin(Math.radians(pitch)), Math.cos(Math.radians(pitch)))
-        let (sr, cr) = (Math.sin(Math.radians(roll)), Math.cos(Math.radians(roll)))
+        let (sy, cy) = (Double.sin(Angle.radians(yaw)), Double.cos(Angle.radians(yaw)))
+        let (sp, cp) = (Double.sin(Angle.radians(pitch)), Double.cos(Angle.radians(pitch)))
+        let (sr, cr) = (Double.sin(Angle.radians(roll)), Double.cos(Angle.radians(roll)))
         // Yaw: about world down, taking north towards east.
-        let yawMatrix = Matrix3(r0: [cy, -sy, 0], r1: [sy, cy, 0], r2: [0, 0, 1])
+        let yawMatrix = Matrix3(rows: Vector3(cy, -sy, 0), Vector3(sy, cy, 0), Vector3(0, 0, 1))
         // Flat, face up, top north: device x → east, y → north, z → up (= −down).
-        let flat = Matrix3(r0: [0, 1, 0], r1: [1, 0, 0], r2: [0, 0, -1])
+        let flat = Matrix3(rows: Vector3(0, 1, 0), Vector3(1, 0, 0), Vector3(0, 0, -1))
         // Pitch: about device x, taking +y towards +z (top edge up).
-        let pitchMatrix = Matrix3(r0: [1, 0, 0], r1: [0, cp, -sp], r2: [0, sp, cp])
+        let pitchMatrix = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, cp, -sp), Vector3(0, sp, cp))
         // Roll: about device y, taking +x towards −z (right edge down).
-        let rollMatrix = Matrix3(r0: [cr, 0, sr], r1: [0, 1, 0], r2: [-sr, 0, cr])
+        let rollMatrix = Matrix3(rows: Vector3(cr, 0, sr), Vector3(0, 1, 0), Vector3(-sr, 0, cr))
         return yawMatrix * flat * pitchMatrix * rollMatrix
     }
 }

@@ -1,3 +1,5 @@
+import RealModule
+
 /// The error of a consumer GPS fix: a first-order Gauss–Markov process per axis, so consecutive fixes wander
 /// together the way real fixes do (multipath and atmosphere change over tens of seconds), rather than jumping
 /// independently. The reported accuracy follows the same model with a slowly varying factor.
@@ -26,7 +28,7 @@ struct GPSErrorModel: Sendable {
 
     /// Moves the errors on by `interval` seconds.
     mutating func advance(by interval: Double) {
-        let rho = Math.exp(-interval / correlationTime)
+        let rho = Double.exp(-interval / correlationTime)
         let innovation = (1 - rho * rho).squareRoot()
         north = rho * north + horizontalSigma * innovation * rng.nextGaussian()
         east = rho * east + horizontalSigma * innovation * rng.nextGaussian()

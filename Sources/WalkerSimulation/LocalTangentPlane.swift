@@ -1,3 +1,6 @@
+import CompassKit
+import RealModule
+
 /// Converts the walk's local metres (north, east of the start) to WGS84 latitude and longitude.
 ///
 /// Uses the ellipsoid's meridian and prime-vertical radii of curvature at the start: over a walk of a few
@@ -15,13 +18,13 @@ struct LocalTangentPlane: Sendable, Hashable {
     init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
-        let phi = Math.radians(latitude)
-        let sine = Math.sin(phi)
+        let phi = Angle.radians(latitude)
+        let sine = Double.sin(phi)
         let w = (1 - Self.eccentricitySquared * sine * sine).squareRoot()
         let meridian = Self.semiMajorAxis * (1 - Self.eccentricitySquared) / (w * w * w)
         let primeVertical = Self.semiMajorAxis / w
         metresPerDegreeLatitude = meridian * .pi / 180
-        metresPerDegreeLongitude = primeVertical * Math.cos(phi) * .pi / 180
+        metresPerDegreeLongitude = primeVertical * Double.cos(phi) * .pi / 180
     }
 
     /// Latitude and longitude (degrees, longitude in (-180, 180]) of a local point.

@@ -1,3 +1,6 @@
+import CompassKit
+import RealModule
+
 /// Picks the direction the walker wants to go; the simulator then turns towards it at a limited rate.
 struct RouteFollower: Sendable {
     /// Within this many metres a waypoint counts as reached, comfortably more than the turning radius
@@ -46,11 +49,11 @@ struct RouteFollower: Sendable {
             if let target, Self.distance(from: position, to: target) > Self.captureRadius {
                 return Self.bearing(from: position, to: target)
             }
-            let direction = Math.radians(heading + turnStandardDeviation * rng.nextClippedGaussian())
+            let direction = Angle.radians(heading + turnStandardDeviation * rng.nextClippedGaussian())
             let length = meanLegLength * (0.5 + rng.nextUnit())
             let next = LocalPoint(
-                north: position.north + length * Math.cos(direction),
-                east: position.east + length * Math.sin(direction))
+                north: position.north + length * Double.cos(direction),
+                east: position.east + length * Double.sin(direction))
             target = next
             return Self.bearing(from: position, to: next)
         }
@@ -63,6 +66,6 @@ struct RouteFollower: Sendable {
     }
 
     static func bearing(from a: LocalPoint, to b: LocalPoint) -> Double {
-        Math.compass(Math.degrees(Math.atan2(b.east - a.east, b.north - a.north)))
+        Math.compass(Angle.degrees(Double.atan2(y: b.east - a.east, x: b.north - a.north)))
     }
 }

@@ -1,3 +1,5 @@
+import RealModule
+
 /// The simulator's own seeded generator, so a seed gives the same walk on every platform and Swift version
 /// (the standard library's generator is neither seedable nor stable).
 ///
@@ -31,7 +33,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     package mutating func nextGaussian() -> Double {
         let u1 = nextUnit()
         let u2 = nextUnit()
-        return (-2 * Math.log(u1)).squareRoot() * Math.cos(2 * .pi * u2)
+        return (-2 * Double.log(u1)).squareRoot() * Double.cos(2 * .pi * u2)
     }
 
     /// A standard normal sample clipped to ±3, for quantities that must stay physical (step lengths, cadences).

@@ -1,4 +1,6 @@
+import CompassKit
 public import Foundation
+import RealModule
 
 /// A deterministic simulated pedestrian holding a phone: it produces the step counts, IMU samples and GPS fixes a
 /// real phone would publish, and the truth they came from.
@@ -89,7 +91,7 @@ public struct WalkerSimulator: Sendable {
 
     private let fieldSource: any GeomagneticFieldSource
     private let plane: LocalTangentPlane
-    private let hardIronVector: SIMD3<Double>
+    private let hardIronVector: Vector3
     private let inverseSoftIron: Matrix3
     private var follower: RouteFollower
     private var gps: GPSErrorModel
@@ -108,8 +110,8 @@ public struct WalkerSimulator: Sendable {
     private var fieldTime = 0.0
     private var previousAttitude: Matrix3?
     // Opt-in realism (each with its own random stream, so the default walk's streams are untouched).
-    private let accelerometerBiasVector: SIMD3<Double>
-    private let gyroscopeBiasVector: SIMD3<Double>
+    private let accelerometerBiasVector: Vector3
+    private let gyroscopeBiasVector: Vector3
     private let bagOrientation: Matrix3
     private var jitterRNG: SplitMix64
     private var gapRNG: SplitMix64
@@ -146,11 +148,11 @@ public struct WalkerSimulator: Sendable {
         var setupRNG = SplitMix64(seed: seed, stream: 1)
         // Hard iron: the configured vector, or the configured magnitude in a direction uniform on the sphere (drawn
         // either way, so the soft iron of a seed does not depend on whether the hard iron was given).
-        let direction = SIMD3(setupRNG.nextGaussian(), setupRNG.nextGaussian(), setupRNG.nextGaussian())
+        let direction = Vector3(setupRNG.nextGaussian(), setupRNG.nextGaussian(), setupRNG.nextGaussian())
         if let fixed = configuration.hardIron {
-            hardIronVector = SIMD3(fixed[0], fixed[1], fixed[2])
+            hardIronVector = Vector3(fixed[0], fixed[1], fixed[2])
         } else {
-            let length = (direction * direction).sum().squareRoot()
+            let length = direction.norm
             hardIronVector = length > 0 ? direction * (configuration.hardIronMagnitude / length) : .zero
         }
         hardIron = [hardIronVector.x, hardIronVector.y, hardIronVector.z]
@@ -161,9 +163,12 @@ public struct WalkerSimulator: Sendable {
             d / 2 * setupRNG.nextClippedGaussian(), d / 2 * setupRNG.nextClippedGaussian(),
             d / 2 * setupRNG.nextClippedGaussian()
         )
-        let w = Matrix3(r0: [1 + exx, exy, exz], r1: [exy, 1 + eyy, eyz], r2: [exz, eyz, 1 + ezz])
+        let w = Matrix3(rows: Vector3(1 + exx, exy, exz), Vector3(exy, 1 + eyy, eyz), Vector3(exz, eyz, 1 + ezz))
+        guard let inverse = w.inverse() else {
+            throw WalkerSimulationError.invalidConfiguration("the drawn soft-iron matrix is singular; lower the soft-iron distortion")
+        }
         softIron = w.rows
-        inverseSoftIron = w.inverse
+        inverseSoftIron = inverse
 
         follower = RouteFollower(route: configuration.route, rng: SplitMix64(seed: seed, stream: 5))
         heading = follower.initialHeading()
@@ -176,8 +181,8 @@ public struct WalkerSimulator: Sendable {
         stepLength = configuration.stepLength
         deviceHeading = heading
         var biasRNG = SplitMix64(seed: seed, stream: 6)
-        let accelBias = SIMD3(biasRNG.nextGaussian(), biasRNG.nextGaussian(), biasRNG.nextGaussian())
-        let gyroBias = SIMD3(biasRNG.nextGaussian(), biasRNG.nextGaussian(), biasRNG.nextGaussian())
+        let accelBias = Vector3(biasRNG.nextGaussian(), biasRNG.nextGaussian(), biasRNG.nextGaussian())
+        let gyroBias = Vector3(biasRNG.nextGaussian(), biasRNG.nextGaussian(), biasRNG.nextGaussian())
         accelerometerBiasVector = configuration.accelerometerBias * accelBias
         gyroscopeBiasVector = configuration.gyroscopeBias * gyroBias
         var bagRNG = SplitMix64(seed: seed, stream: 7)
@@ -257,14 +262,14 @@ public struct WalkerSimulator: Sendable {
             turnRate = 0
         }
         heading = Math.compass(heading + turnRate * interval)
-        let direction = Math.radians(heading)
+        let direction = Angle.radians(heading)
         var remaining = interval
         while remaining > 0 {
             let speed = stepLength / stepDuration
             let toStepEnd = (1 - stepPhase) * stepDuration
             let moving = min(toStepEnd, remaining)
-            position.north += speed * moving * Math.cos(direction)
-            position.east += speed * moving * Math.sin(direction)
+            position.north += speed * moving * Double.cos(direction)
+            position.east += speed * moving * Double.sin(direction)
             distanceWalked += speed * moving
             remaining -= moving
             if toStepEnd <= moving {
@@ -331,8 +336,8 @@ public struct WalkerSimulator: Sendable {
         let gait = Double(steps) + stepPhase  // continuous step count: one cycle per step
         var orientation = DeviceOrientation(
             yaw: heading,
-            pitch: pitch + 0.75 * sway * Math.sin(2 * .pi * gait),
-            roll: roll + sway * Math.sin(.pi * gait)
+            pitch: pitch + 0.75 * sway * Double.sin(2 * .pi * gait),
+            roll: roll + sway * Double.sin(.pi * gait)
         )
         let duration = configuration.figureEightDuration
         if configuration.figureEight, t < duration {
@@ -340,7 +345,7 @@ public struct WalkerSimulator: Sendable {
             // gyroscope never jumps) and is at full width in between.
             let ramp = min(Self.figureEightRamp, duration / 2)
             let edge = min(t, duration - t)
-            let envelopeRoot = edge < ramp ? Math.sin(.pi / 2 * edge / ramp) : 1
+            let envelopeRoot = edge < ramp ? Double.sin(.pi / 2 * edge / ramp) : 1
             let envelope = envelopeRoot * envelopeRoot
             let sweep = 2 * .pi * Self.figureEightFrequency * t
             let twist = 2 * .pi * Self.figureEightTwistFrequency * t
@@ -349,9 +354,9 @@ public struct WalkerSimulator: Sendable {
             // The wrist's twist (roll) keeps its own pace, so no loop retraces the one before: a person's loops
             // differ, and together they cover about 70 % of the sphere in 5 s, where identical loops (a closed
             // Lissajous curve) covered about 43 % and left the soft iron unobservable.
-            orientation.yaw += 120 * envelope * Math.sin(sweep)
-            orientation.pitch += 60 * envelope * Math.sin(2 * sweep)
-            orientation.roll += 150 * envelope * Math.sin(twist + .pi / 4)
+            orientation.yaw += 120 * envelope * Double.sin(sweep)
+            orientation.pitch += 60 * envelope * Double.sin(2 * sweep)
+            orientation.roll += 150 * envelope * Double.sin(twist + .pi / 4)
         }
         return orientation
     }
@@ -364,25 +369,25 @@ public struct WalkerSimulator: Sendable {
 
     /// The hand carry's attitude and specific force (the original model, kept expression for expression so the
     /// default walk's output is unchanged bit for bit).
-    private func handKinematics(at t: Double) -> (attitude: Matrix3, specificForce: SIMD3<Double>) {
+    private func handKinematics(at t: Double) -> (attitude: Matrix3, specificForce: Vector3) {
         let attitude = attitude(at: t).matrix
 
         // Accelerometer: specific force a − g in NED, into the device frame.
         let amplitude = configuration.stepImpactAmplitude
         let cycle = 2 * .pi * stepPhase
         let gait = Double(steps) + stepPhase
-        let up = amplitude * Math.cos(cycle)
-        let forward = 0.3 * amplitude * Math.sin(cycle)
+        let up = amplitude * Double.cos(cycle)
+        let forward = 0.3 * amplitude * Double.sin(cycle)
         let speed = stepLength / stepDuration
-        let sideways = 0.2 * amplitude * Math.sin(.pi * gait) + speed * Math.radians(turnRate)  // + centripetal
-        let h = Math.radians(heading)
-        let (fn, fe) = (Math.cos(h), Math.sin(h))  // forward unit vector; right is (−fe, fn)
-        let specificForce = SIMD3(forward * fn - sideways * fe, forward * fe + sideways * fn, -up - Self.gravity)
+        let sideways = 0.2 * amplitude * Double.sin(.pi * gait) + speed * Angle.radians(turnRate)  // + centripetal
+        let h = Angle.radians(heading)
+        let (fn, fe) = (Double.cos(h), Double.sin(h))  // forward unit vector; right is (−fe, fn)
+        let specificForce = Vector3(forward * fn - sideways * fe, forward * fe + sideways * fn, -up - Self.gravity)
         return (attitude, specificForce)
     }
 
     /// The attitude and specific force of the configured carry or script.
-    private func kinematics(at t: Double) -> (attitude: Matrix3, specificForce: SIMD3<Double>) {
+    private func kinematics(at t: Double) -> (attitude: Matrix3, specificForce: Vector3) {
         guard configuration.activity == .walking else {
             return CarryModel.script(configuration.activity, at: t, heading: heading)
         }
@@ -396,7 +401,7 @@ public struct WalkerSimulator: Sendable {
             // Held a little higher and less steadily than to read, the hand's bob lagging the trunk's.
             let attitude = attitude(at: t, pitch: 40, roll: configuration.roll, sway: 2 * configuration.handSway).matrix
             let body = CarryModel.trunkAcceleration(gait, amplitude: configuration.stepImpactAmplitude, gain: 1.2, lag: 0.3)
-            let specificForce = CarryModel.bodyToWorld(heading: heading) * body - SIMD3(0, 0, Self.gravity)
+            let specificForce = CarryModel.bodyToWorld(heading: heading) * body - Vector3(0, 0, Self.gravity)
             return (attitude, specificForce)
         case .ear, .pocket, .swing, .bag, .armband:
             return CarryModel.walking(
@@ -407,9 +412,9 @@ public struct WalkerSimulator: Sendable {
 
     /// The device heading of an attitude: +y projected, or −z when +y is within 30° of the vertical.
     private static func deviceHeading(of attitude: Matrix3) -> Double {
-        let y = SIMD3(attitude.r0.y, attitude.r1.y, attitude.r2.y)
-        let direction = abs(y.z) < 0.866_025_403_784_438_6 ? y : -SIMD3(attitude.r0.z, attitude.r1.z, attitude.r2.z)
-        return Math.compass(Math.degrees(Math.atan2(direction.y, direction.x)))
+        let y = attitude.column1
+        let direction = abs(y.z) < 0.866_025_403_784_438_6 ? y : -attitude.column2
+        return Math.compass(Angle.degrees(Double.atan2(y: direction.y, x: direction.x)))
     }
 
     private mutating func imuSample(at t: Double, interval: Double) -> SimulationEvent {
@@ -421,18 +426,21 @@ public struct WalkerSimulator: Sendable {
         var accel = toDevice * specificForce + noise(configuration.accelerometerNoise)
         if configuration.accelerometerBias > 0 { accel += accelerometerBiasVector }
         let step = configuration.accelerometerQuantization
-        if step > 0 { accel = (accel / step).rounded(.toNearestOrEven) * step }
+        if step > 0 {
+            func quantized(_ value: Double) -> Double { (value / step).rounded(.toNearestOrEven) * step }
+            accel = Vector3(quantized(accel.x), quantized(accel.y), quantized(accel.z))
+        }
 
         // Magnetometer: field (+ interference) into the device frame, then soft iron, hard iron, noise.
-        var field = SIMD3(geomagneticField.north, geomagneticField.east, geomagneticField.down)
+        var field = Vector3(geomagneticField.north, geomagneticField.east, geomagneticField.down)
         for zone in configuration.interferenceZones {
             let weight = zone.weight(at: position)
-            if weight > 0 { field += weight * SIMD3(zone.disturbance[0], zone.disturbance[1], zone.disturbance[2]) }
+            if weight > 0 { field += weight * Vector3(zone.disturbance[0], zone.disturbance[1], zone.disturbance[2]) }
         }
         let mag = inverseSoftIron * (toDevice * field) + hardIronVector + noise(configuration.magnetometerNoise)
 
         // Gyroscope: the body-frame rotation from the previous sample's attitude to this one, per second.
-        var rate = SIMD3<Double>.zero
+        var rate = Vector3.zero
         if let previous = previousAttitude {
             rate = (previous.transposed * attitude).rotationVector / interval
         }
@@ -443,9 +451,9 @@ public struct WalkerSimulator: Sendable {
         return .imu(t: t, accel: [accel.x, accel.y, accel.z], mag: [mag.x, mag.y, mag.z], gyro: [gyro.x, gyro.y, gyro.z])
     }
 
-    private mutating func noise(_ sigma: Double) -> SIMD3<Double> {
+    private mutating func noise(_ sigma: Double) -> Vector3 {
         guard sigma > 0 else { return .zero }
-        return sigma * SIMD3(noiseRNG.nextGaussian(), noiseRNG.nextGaussian(), noiseRNG.nextGaussian())
+        return sigma * Vector3(noiseRNG.nextGaussian(), noiseRNG.nextGaussian(), noiseRNG.nextGaussian())
     }
 
     private mutating func locationFix(at t: Double) -> SimulationEvent {

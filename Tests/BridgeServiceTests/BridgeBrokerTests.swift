@@ -131,7 +131,7 @@ struct BridgeBrokerTests {
             try await withBridgeWithoutHTTP(port: broker.port, configuration: configuration) {
                 // The bridge is already trying gpsd (with backoff): gpsfake starts its own gpsd on the port and feeds
                 // the log once (-1), a sentence every 0.2 s (-c 0.2), when its first client, the bridge, connects.
-                let fake = try ChildProcess(
+                let fake = try await ChildProcess(
                     executable: gpsfake, arguments: ["-q", "-1", "-c", "0.2", "-P", "\(gpsdPort)", log.path],
                     environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
                     outputFile: folder.appendingPathComponent("gpsfake.out"))

@@ -53,7 +53,7 @@ struct CompassBadInputTests {
             #expect(harness.heading("d1") == nil)
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 5, pitch: 0, roll: 0)
             try await harness.sendSample("d1", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
-            try await harness.waitForHeading("d1") { $0.status == .ok }
+            try await harness.waitForHeading("d1") { $0.headingStatus == .ok }
             let extra = await errors.collect(1, timeout: .milliseconds(100))
             #expect(extra.isEmpty)
         }
@@ -70,7 +70,7 @@ struct CompassBadInputTests {
             }
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 5, pitch: 0, roll: 0)
             try await harness.sendSample("forgotten", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
-            try await harness.waitForHeading("forgotten") { $0.status == .ok }
+            try await harness.waitForHeading("forgotten") { $0.headingStatus == .ok }
             // An empty live command is bad input: the first report is about it, none came for the cleared topics.
             try await harness.send("forgotten", .commandSettings, "")
             let report = try #require(await errors.next(timeout: .seconds(10)))

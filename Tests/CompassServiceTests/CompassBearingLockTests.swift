@@ -41,7 +41,7 @@ struct CompassBearingLockTests {
 
             try await harness.send("lock", .commandBearingLock, #"{"action":"lock"}"#)
             let here = try await harness.waitFor {
-                harness.retained(BearingLockMessage.self, "lock", .bearingLock).flatMap { $0.exceeded ? nil : $0 }
+                harness.retained(BearingLockMessage.self, "lock", .bearingLock).flatMap { $0.exceeded == true ? nil : $0 }
             }
             #expect(abs(Angle.difference(from: 30, to: here?.bearing ?? .nan)) < 0.1)
             #expect(abs(here?.deviation ?? .nan) < 0.1)
@@ -56,7 +56,7 @@ struct CompassBearingLockTests {
             #expect(turned?.exceeded == false)
             try await point(18)
             let exceeded = try await harness.waitFor {
-                harness.retained(BearingLockMessage.self, "lock", .bearingLock).flatMap { $0.exceeded ? $0 : nil }
+                harness.retained(BearingLockMessage.self, "lock", .bearingLock).flatMap { $0.exceeded == true ? $0 : nil }
             }
             #expect(abs((exceeded?.deviation ?? .nan) + 12) < 0.1)
 

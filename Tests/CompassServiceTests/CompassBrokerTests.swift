@@ -60,8 +60,8 @@ struct CompassBrokerTests {
                 await reader.close()
             }
             let result = try #require(heading)
-            #expect(result.status == .ok)
-            #expect(result.north == .true)
+            #expect(result.headingStatus == .ok)
+            #expect(result.northReference == .true)
             #expect(abs(Angle.difference(from: 75, to: result.heading ?? .nan)) < 0.5)
             task.cancel()
             _ = try? await task.value

@@ -91,8 +91,8 @@ struct CompassDeclinationTests {
             Issue.record("no heading for \(point.testDescription)", sourceLocation: sourceLocation)
             return
         }
-        #expect(heading.status == .ok, sourceLocation: sourceLocation)
-        #expect(heading.north == .true, sourceLocation: sourceLocation)
+        #expect(heading.headingStatus == .ok, sourceLocation: sourceLocation)
+        #expect(heading.northReference == .true, sourceLocation: sourceLocation)
         let declination = heading.declination ?? .nan
         #expect(
             abs(declination - point.d) <= 0.01, "declination \(declination)° vs NOAA \(point.d)°",

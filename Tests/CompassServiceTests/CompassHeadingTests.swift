@@ -29,13 +29,13 @@ struct CompassHeadingTests {
             let expected = try CompassTestHarness.model.field(
                 latitude: CompassTestHarness.boulder.latitude, longitude: CompassTestHarness.boulder.longitude,
                 altitude: 0, date: last)
-            #expect(heading?.status == .ok)
-            #expect(heading?.north == .true)
+            #expect(heading?.headingStatus == .ok)
+            #expect(heading?.northReference == .true)
             #expect(abs((heading?.declination ?? .nan) - expected.declination) < 0.01)
             #expect(abs(Angle.difference(from: 0, to: heading?.trueHeading ?? .nan)) < 0.05)
             #expect(abs(Angle.difference(from: 0, to: heading?.heading ?? .nan)) < 0.05)
             #expect(abs(Angle.difference(from: -expected.declination, to: heading?.magneticHeading ?? .nan)) < 0.05)
-            #expect(heading?.cardinal == .n)
+            #expect(heading?.cardinalPoint == .n)
             #expect(abs((heading?.fieldStrength ?? 0) - expected.totalIntensity / 1_000) < 0.5)
         }
     }
@@ -73,7 +73,7 @@ struct CompassHeadingTests {
             let reading = DeviceMotion(field: field).reading(heading: 100, pitch: 0, roll: 0)
             try await harness.sendSample("n", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
             let before = try await harness.waitForHeading("n") { _ in true }
-            #expect(before?.north == .magnetic)
+            #expect(before?.northReference == .magnetic)
             #expect(before?.trueHeading == nil)
             #expect(before?.declination == nil)
             #expect(abs(Angle.difference(from: 100 - field.declination, to: before?.heading ?? .nan)) < 0.05)
@@ -82,17 +82,17 @@ struct CompassHeadingTests {
             #expect(raw.qos == .atMostOnce)
 
             try await harness.locate("n")
-            let located = try await harness.waitForHeading("n") { $0.north == .true }
+            let located = try await harness.waitForHeading("n") { $0.northReference == .true }
             #expect(abs(Angle.difference(from: 100, to: located?.heading ?? .nan)) < 0.05)
 
             try await harness.send("n", .commandSettings, #"{"north":"magnetic"}"#)
-            let magnetic = try await harness.waitForHeading("n") { $0.north == .magnetic }
+            let magnetic = try await harness.waitForHeading("n") { $0.northReference == .magnetic }
             #expect(magnetic?.heading == magnetic?.magneticHeading)
             #expect(magnetic?.trueHeading != nil)
-            #expect(magnetic?.cardinal == Cardinal(heading: magnetic?.magneticHeading ?? 0))
+            #expect(magnetic?.cardinalPoint == Cardinal(heading: magnetic?.magneticHeading ?? 0))
 
             try await harness.send("n", .commandSettings, #"{"north":"true"}"#)
-            try await harness.waitForHeading("n") { $0.north == .true && $0.heading == $0.trueHeading }
+            try await harness.waitForHeading("n") { $0.northReference == .true && $0.heading == $0.trueHeading }
         }
     }
 
@@ -101,18 +101,18 @@ struct CompassHeadingTests {
         let harness = CompassTestHarness()
         try await harness.withService(Self.fast) { harness in
             try await harness.send("p", .permissions, #"{"motion":"denied","location":"authorized"}"#, retain: true)
-            let denied = try await harness.waitForHeading("p") { $0.status == .noPermission }
+            let denied = try await harness.waitForHeading("p") { $0.headingStatus == .noPermission }
             #expect(denied?.heading == nil)
             try await harness.send("p", .permissions, #"{"motion":"unavailable","location":"authorized"}"#)
-            try await harness.waitForHeading("p") { $0.status == .noSensor }
+            try await harness.waitForHeading("p") { $0.headingStatus == .noSensor }
             try await harness.send("p", .permissions, #"{"motion":"restricted","location":"denied"}"#)
-            try await harness.waitForHeading("p") { $0.status == .noPermission }
+            try await harness.waitForHeading("p") { $0.headingStatus == .noPermission }
             try await harness.send("p", .permissions, #"{"motion":"authorized","location":"authorized"}"#)
             // No sample has come: the retained message must stop saying noPermission.
-            try await harness.waitForHeading("p") { $0.status == .stale }
+            try await harness.waitForHeading("p") { $0.headingStatus == .stale }
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 10, pitch: 0, roll: 0)
             try await harness.sendSample("p", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
-            try await harness.waitForHeading("p") { $0.status == .ok && $0.heading != nil }
+            try await harness.waitForHeading("p") { $0.headingStatus == .ok && $0.heading != nil }
         }
     }
 

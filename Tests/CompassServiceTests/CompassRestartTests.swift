@@ -38,7 +38,7 @@ struct CompassRestartTests {
             try await harness.send("walker", .commandSettings, #"{"north":"magnetic"}"#)
             try await Self.point(harness, "walker", heading: 100, at: start.addingTimeInterval(1))
             let heading = try #require(harness.heading("walker"))
-            #expect(heading.north == .magnetic)
+            #expect(heading.northReference == .magnetic)
             #expect(heading.trueHeading != nil)
             let lock = try #require(harness.retained(BearingLockMessage.self, "walker", .bearingLock))
             #expect(lock.locked && lock.bearing == 45 && lock.threshold == 15)
@@ -49,7 +49,7 @@ struct CompassRestartTests {
             // The true heading 200°; magnetic is 200° − declination.
             try await Self.point(harness, "walker", heading: 200, at: start.addingTimeInterval(2))
             let heading = try #require(harness.heading("walker"))
-            #expect(heading.north == .magnetic, "the north setting was restored")
+            #expect(heading.northReference == .magnetic, "the north setting was restored")
             let declination = try #require(heading.declination)
             #expect(abs(Angle.difference(from: heading.magneticHeading ?? .nan, to: heading.heading ?? .nan)) < 1e-9)
             #expect(abs(Angle.difference(from: 200 - declination, to: heading.heading ?? .nan)) < 0.1)
@@ -59,7 +59,7 @@ struct CompassRestartTests {
             #expect(lock.threshold == 15)
             // The deviation is the new service's: from 45° to the new magnetic heading.
             #expect(abs((lock.deviation ?? .nan) - Angle.difference(from: 45, to: 200 - declination)) < 0.1)
-            #expect(lock.exceeded)
+            #expect(lock.exceeded == true)
 
             // The restored lock works as any other: unlocking clears it.
             try await harness.send("walker", .commandBearingLock, #"{"action":"unlock"}"#)
@@ -77,14 +77,14 @@ struct CompassRestartTests {
         try await harness.withService(Self.configuration) { harness in
             try await Self.point(harness, "nowhere", heading: 80, at: start)
             let heading = try #require(harness.heading("nowhere"))
-            #expect(heading.north == .magnetic)
+            #expect(heading.northReference == .magnetic)
             #expect(heading.trueHeading == nil)
         }
         try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
             try await harness.locate("nowhere")
             try await Self.point(harness, "nowhere", heading: 80, at: start.addingTimeInterval(1))
             let heading = try #require(harness.heading("nowhere"))
-            #expect(heading.north == .true)
+            #expect(heading.northReference == .true)
             #expect(abs(Angle.difference(from: 80, to: heading.heading ?? .nan)) < 0.1)
         }
     }
@@ -100,7 +100,7 @@ struct CompassRestartTests {
             #expect(reports.contains { $0.contains("broken") && $0.contains("bearing") })
             #expect(reports.contains { $0.contains("odd") && $0.contains("north") })
             try await Self.point(harness, "broken", heading: 10, at: CompassTestHarness.start)
-            #expect(harness.heading("broken")?.status == .ok)
+            #expect(harness.heading("broken")?.headingStatus == .ok)
         }
     }
 }

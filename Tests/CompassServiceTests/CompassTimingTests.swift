@@ -37,7 +37,7 @@ struct CompassTimingTests {
             let messages = await watcher.collect(100, timeout: .milliseconds(300))
             let times = messages.compactMap { message -> Double? in
                 guard let heading = try? JSONDecoder().decode(HeadingMessage.self, from: message.payload) else { return nil }
-                return Timestamp.parse(heading.timestamp)?.timeIntervalSince(CompassTestHarness.start)
+                return heading.timestamp.flatMap(Timestamp.parse)?.timeIntervalSince(CompassTestHarness.start)
             }
             // 0.98 s of samples at 5 per second: windows start at 0, 0.2, ..., 0.8, plus the trailing one.
             #expect(times.count >= 5)
@@ -82,15 +82,15 @@ struct CompassTimingTests {
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 70, pitch: 0, roll: 0)
             let began = ContinuousClock.now
             try await harness.sendSample("old", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
-            let fresh = try await harness.waitForHeading("old") { $0.status == .ok }
+            let fresh = try await harness.waitForHeading("old") { $0.headingStatus == .ok }
             #expect(fresh != nil)
-            let stale = try await harness.waitForHeading("old", timeout: 60) { $0.status == .stale }
+            let stale = try await harness.waitForHeading("old", timeout: 60) { $0.headingStatus == .stale }
             #expect(ContinuousClock.now - began >= .milliseconds(300))
             // The last values stay, marked stale.
             #expect(stale?.magneticHeading == fresh?.magneticHeading)
             try await harness.sendSample(
                 "old", at: CompassTestHarness.start.addingTimeInterval(1), accel: reading.accel, mag: reading.mag)
-            try await harness.waitForHeading("old") { $0.status == .ok }
+            try await harness.waitForHeading("old") { $0.headingStatus == .ok }
         }
     }
 }

@@ -21,16 +21,16 @@ struct CompassUncalibratedInterferenceTests {
                     "near-metal", at: CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02),
                     accel: reading.accel, mag: strong)
             }
-            let heading = try await harness.waitForHeading("near-metal") { $0.interference }
-            #expect(heading?.status == .ok)
-            #expect(heading?.calibration == .uncalibrated || heading?.calibration == .calibrating)
+            let heading = try await harness.waitForHeading("near-metal") { $0.interference == true }
+            #expect(heading?.headingStatus == .ok)
+            #expect(heading?.calibrationState == .uncalibrated || heading?.calibrationState == .calibrating)
             #expect(abs((heading?.fieldStrength ?? 0) - 100) < 0.5)
             let calibration = try await harness.waitFor {
                 harness.retained(CalibrationMessage.self, "near-metal", .calibration)
                     .flatMap { $0.message == CalibrationFitter.interferenceMessage ? $0 : nil }
             }
-            #expect(calibration?.message.contains("Move away from metal") == true)
-            #expect(calibration?.message.contains("calibrate") == true)
+            #expect(calibration?.message?.contains("Move away from metal") == true)
+            #expect(calibration?.message?.contains("calibrate") == true)
 
             // Back in a normal field, the flag clears and the calibration guidance returns.
             for index in 20..<200 {
@@ -38,13 +38,13 @@ struct CompassUncalibratedInterferenceTests {
                     "near-metal", at: CompassTestHarness.start.addingTimeInterval(Double(index) * 0.02),
                     accel: reading.accel, mag: reading.mag)
             }
-            let cleared = try await harness.waitForHeading("near-metal") { !$0.interference }
-            #expect(cleared?.calibration != .calibrated)
+            let cleared = try await harness.waitForHeading("near-metal") { $0.interference == false }
+            #expect(cleared?.calibrationState != .calibrated)
             let guidance = try await harness.waitFor {
                 harness.retained(CalibrationMessage.self, "near-metal", .calibration)
                     .flatMap { $0.message != CalibrationFitter.interferenceMessage ? $0 : nil }
             }
-            #expect(guidance?.message.contains("figure-8") == true)
+            #expect(guidance?.message?.contains("figure-8") == true)
         }
     }
 }

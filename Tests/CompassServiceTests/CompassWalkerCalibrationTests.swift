@@ -51,7 +51,7 @@ struct CompassWalkerCalibrationTests {
             await iterator.next()
 
             // 40 s of walking (the park loop's first leg runs due north for about 90 s) at 10× real time.
-            let sensors = try ChildProcess(
+            let sensors = try await ChildProcess(
                 executable: SensorsExecutable.path, arguments: ["--seed", "3", "--speed", "10", "--duration", "40"],
                 environment: [
                     "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(broker.port)", "MQTT_CLIENT_ID": "sensors-walker-test",
@@ -72,22 +72,22 @@ struct CompassWalkerCalibrationTests {
 
             let walkStart = try #require(truthMessages.first.flatMap { Timestamp.parse($0.timestamp) })
             func seconds(_ message: HeadingMessage) -> Double {
-                (Timestamp.parse(message.timestamp) ?? .distantPast).timeIntervalSince(walkStart)
+                (message.timestamp.flatMap(Timestamp.parse) ?? .distantPast).timeIntervalSince(walkStart)
             }
             // Calibrated, with the ellipsoid fit's hard iron, well within the walk (the figure-8 lasts 5 s).
-            let calibrated = try #require(calibrationMessages.first { $0.state == .calibrated }, "never calibrated")
-            #expect(calibrated.quality >= 0.5)
-            #expect(calibrated.coverage >= 0.5)
-            let firstCalibrated = try #require(headingMessages.first { $0.calibration == .calibrated })
+            let calibrated = try #require(calibrationMessages.first { $0.calibrationState == .calibrated }, "never calibrated")
+            #expect((calibrated.quality ?? 0) >= 0.5)
+            #expect((calibrated.coverage ?? 0) >= 0.5)
+            let firstCalibrated = try #require(headingMessages.first { $0.calibrationState == .calibrated })
             #expect(seconds(firstCalibrated) < 10, "calibrated after \(seconds(firstCalibrated)) s of walking")
             // By the end the soft iron is fitted too (an early calibrated-grade sphere fit may come first).
             let final = try #require(calibrationMessages.last)
-            #expect(final.state == .calibrated)
-            #expect(final.softIron != .identity, "the soft iron was fitted")
+            #expect(final.calibrationState == .calibrated)
+            #expect(final.softIronMatrix != .identity, "the soft iron was fitted")
 
             // After the figure-8 and the smoothing have settled, the walker goes due north (truth heading 0).
             #expect(truthMessages.allSatisfy { abs(Angle.difference(from: 0, to: $0.heading)) < 1e-6 })
-            let settled = headingMessages.filter { seconds($0) >= 8 && $0.calibration == .calibrated }
+            let settled = headingMessages.filter { seconds($0) >= 8 && $0.calibrationState == .calibrated }
             #expect(settled.count >= 50, "\(settled.count) calibrated headings after 8 s")
             let errors = settled.compactMap { $0.trueHeading.map { Angle.difference(from: 0, to: $0) } }
             #expect(errors.count == settled.count, "every heading has a true heading once located")
@@ -97,8 +97,9 @@ struct CompassWalkerCalibrationTests {
             // The gait (step impacts, hand sway) swings the instantaneous heading by a few degrees; its mean is the
             // calibration's error.
             print(
-                "walker calibration: calibrated after \(seconds(firstCalibrated)) s, quality \(final.quality), coverage "
-                    + "\(final.coverage); heading error after 8 s: mean \(mean)°, worst \(worst)° (at \(worstAt) s) over \(errors.count) headings")
+                "walker calibration: calibrated after \(seconds(firstCalibrated)) s, quality \(final.quality ?? 0), coverage "
+                    + "\(final.coverage ?? 0); heading error after 8 s: mean \(mean)°, worst \(worst)° (at \(worstAt) s) over \(errors.count) headings"
+            )
             #expect(abs(mean) < 1, "mean heading error \(mean)°")
             #expect(worst < 5, "worst heading error \(worst)°")
             await probe.close()

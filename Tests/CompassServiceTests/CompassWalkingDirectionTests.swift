@@ -58,7 +58,7 @@ struct CompassWalkingDirectionTests {
             let message = try await harness.waitForHeading("pocket", timeout: 60) { $0.walkingDirection != nil }
             let direction = try #require(message?.walkingDirection)
             let heading = try #require(message?.heading)
-            #expect(message?.north == .true)
+            #expect(message?.northReference == .true)
             // The walking line. (Which way along it comes from the gait's phase; the simulator's pocket gait does not
             // model the inverted pendulum the estimator relies on, so the sign is not checked here: see
             // StepDetectionTests for the estimator's own recordings.)

@@ -1,5 +1,6 @@
 import DashboardKit
 import MarkerKit
+import StepCompassContract
 import Testing
 
 @Suite("DashboardModel: bus messages in, views out")

@@ -329,9 +329,9 @@ struct JournalViewTests {
 
     @Test("Links that are not http(s) are dropped; an image that is not the dashboard's path or http(s) is not shown")
     func unsafeLinks() throws {
-        let report = PhotoPointReport(
+        let report = JournalPhotoPoint(
             walk: "w-1", point: 4, distance: 1_500, status: "found",
-            photo: PhotoReport(
+            photo: JournalPhoto(
                 title: " ", author: nil, license: "", licenseUrl: "javascript:alert(1)", pageUrl: "data:text/html,x",
                 imageUrl: "/journal/photos/x.png"))
         let view = PhotoPointView(report: report)
@@ -350,11 +350,11 @@ struct JournalViewTests {
 
     @Test("A walks reply is read whether `walk` is an object or (GPX) an id")
     func replies() throws {
-        let detail = try JournalWalksReply.decode(Array(#"{"device": "d", "walk": \#(JournalFixtures.walk), "route": [], "points": []}"#.utf8))
+        let detail = try WalksReply.decode(Array(#"{"device": "d", "walk": \#(JournalFixtures.walk), "route": [], "points": []}"#.utf8))
         #expect(detail.walk?.id == "w-1" && detail.walkID == "w-1")
-        let gpx = try JournalWalksReply.decode(Array(#"{"device": "d", "walk": "w-1", "gpx": "<gpx/>"}"#.utf8))
+        let gpx = try WalksReply.decode(Array(#"{"device": "d", "walk": "w-1", "gpx": "<gpx/>"}"#.utf8))
         #expect(gpx.walk == nil && gpx.walkID == "w-1" && gpx.gpx == "<gpx/>")
-        let failure = try JournalWalksReply.decode(Array(#"{"error": {"code": "notFound", "message": "no"}}"#.utf8))
+        let failure = try WalksReply.decode(Array(#"{"error": {"code": "notFound", "message": "no"}}"#.utf8))
         #expect(failure.error?.code == "notFound")
     }
 }

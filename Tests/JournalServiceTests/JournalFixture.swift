@@ -11,48 +11,6 @@ import ServiceRuntime
 import Synchronization
 import Testing
 
-/// The decoded `journal` message.
-struct JournalMessage: Decodable {
-    struct WalkInfo: Decodable {
-        let id: String
-        let name: String?
-        let started: String
-        let stopped: String?
-        let distance: Double
-        let routePoints: Int
-        let points: Int
-        let photos: Int
-    }
-
-    let timestamp: String
-    let walk: WalkInfo?
-    let recording: Bool
-    let reason: String?
-}
-
-/// The decoded `journal/photo` message.
-struct PhotoMessage: Decodable {
-    struct Photo: Decodable {
-        let id: String
-        let source: String
-        let title: String
-        let author: String?
-        let license: String
-        let pageUrl: String
-        let imageUrl: String
-    }
-
-    let walk: String
-    let point: Int
-    let distance: Double
-    let latitude: Double
-    let longitude: Double
-    let status: String
-    let photo: Photo?
-    let retryAt: String?
-    let error: String?
-}
-
 /// A real HTTP server speaking both photo APIs (``LocalPhotoAPI``), whose answers a test can break: `script` is asked
 /// first for every request (nil: the normal answer).
 final class PhotoServer: Sendable {
@@ -217,14 +175,16 @@ final class JournalFixture: @unchecked Sendable {
     }
 
     /// The next `journal/photo` message of `device` that satisfies `condition`.
-    func photo(_ device: String, timeout: Duration = .seconds(60), where condition: (PhotoMessage) -> Bool = { _ in true }) async -> PhotoMessage? {
+    func photo(_ device: String, timeout: Duration = .seconds(60), where condition: (JournalPhotoPoint) -> Bool = { _ in true }) async
+        -> JournalPhotoPoint?
+    {
         let message = await photoPoints.first(within: timeout) { message in
             guard message.topic == "stepcompass/\(device)/journal/photo",
-                let decoded = try? JSONDecoder().decode(PhotoMessage.self, from: message.payload)
+                let decoded = try? JSONDecoder().decode(JournalPhotoPoint.self, from: message.payload)
             else { return false }
             return condition(decoded)
         }
-        return message.flatMap { try? JSONDecoder().decode(PhotoMessage.self, from: $0.payload) }
+        return message.flatMap { try? JSONDecoder().decode(JournalPhotoPoint.self, from: $0.payload) }
     }
 
     /// Sends a `journal/walks` request and returns the reply's JSON object.

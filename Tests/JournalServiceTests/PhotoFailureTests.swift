@@ -143,7 +143,7 @@ struct PhotoFailureTests {
         #expect(found.status == "found")
         let images = fixture.photos.requests.filter { $0.path.hasPrefix("/images/") }.map(\.path)
         #expect(Set(images).count == 4)
-        #expect(found.photo?.imageUrl.hasSuffix(".png") == true)
+        #expect(found.photo?.imageUrl?.hasSuffix(".png") == true)
         try await fixture.stop()
     }
 

@@ -224,7 +224,7 @@ import Testing
         ) { harness in
             let statuses = try await harness.statuses()
             let failed = try #require(await harness.status(on: statuses) { $0.state == "failed" })
-            #expect(failed.fromCache)
+            #expect(failed.fromCache == true)
             #expect(failed.count == Documents.small.count)
             #expect(failed.rejected == 2)
             #expect(failed.error?.code == "httpStatus")

@@ -219,7 +219,7 @@ struct MarkerBrokerTests {
                 let statuses = try await client5.subscribe(to: try TopicFilter(topics.markersStatus))
                 var state = ""
                 while state != "ready", let message = await statuses.next(timeout: .seconds(5)) {
-                    state = (try? JSONDecoder().decode(StatusView.self, from: message.payload))?.state ?? ""
+                    state = (try? JSONDecoder().decode(MarkersStatusMessage.self, from: message.payload))?.state ?? ""
                 }
                 #expect(state == "ready")
                 let reply = try await client5.request(

@@ -11,23 +11,6 @@ import Testing
 
 @testable import MarkerService
 
-/// The status payload as a test reads it.
-struct StatusView: Decodable, Sendable {
-    struct ErrorView: Decodable, Sendable {
-        var code: String
-        var message: String
-    }
-
-    var state: String
-    var count: Int
-    var rejected: Int
-    var source: String
-    var fromCache: Bool
-    var updatedAt: String?
-    var error: ErrorView?
-    var retryAt: String?
-}
-
 /// A marker service on an in-memory bus, with a client bus for the test.
 struct MarkerServiceHarness: Sendable {
     let client: InMemoryBus
@@ -84,12 +67,12 @@ struct MarkerServiceHarness: Sendable {
     /// The first status on `subscription` that satisfies `predicate`, within `timeout`.
     func status(
         on subscription: BusSubscription, timeout: Duration = .seconds(60),
-        where predicate: (StatusView) -> Bool
-    ) async -> StatusView? {
+        where predicate: (MarkersStatusMessage) -> Bool
+    ) async -> MarkersStatusMessage? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard let message = await subscription.next(timeout: deadline - ContinuousClock.now) else { return nil }
-            if let status = try? JSONDecoder().decode(StatusView.self, from: message.payload), predicate(status) {
+            if let status = try? JSONDecoder().decode(MarkersStatusMessage.self, from: message.payload), predicate(status) {
                 return status
             }
         }

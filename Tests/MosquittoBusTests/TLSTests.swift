@@ -31,7 +31,7 @@ struct TLSTests {
         ]
         try "subjectAltName=IP:127.0.0.1\n".write(to: folder.appendingPathComponent("san.cnf"), atomically: true, encoding: .utf8)
         for arguments in steps {
-            let process = try ChildProcess(
+            let process = try await ChildProcess(
                 executable: openssl,
                 arguments: arguments.map {
                     ["ca.key", "ca.crt", "server.key", "server.csr", "server.crt", "san.cnf"].contains($0)

@@ -228,17 +228,4 @@ struct PositionCalculatorTests {
         expectClose(applied[1].x, -15)
         #expect(try restored.applySteps(33).last?.updates == 3)
     }
-
-    @Test("The position payload round-trips through JSON with an explicit null heading")
-    func coding() throws {
-        let initial = PositionState.initial
-        let data = try JSONEncoder().encode(initial)
-        let json = try #require(String(data: data, encoding: .utf8))
-        #expect(json.contains("\"heading\":null"))
-        #expect(try JSONDecoder().decode(PositionState.self, from: data) == initial)
-        let full = PositionState(x: 1.5, y: -2.25, steps: 27, sessionSteps: 27, distance: 20.25, heading: 359.5, updates: 2)
-        #expect(try JSONDecoder().decode(PositionState.self, from: JSONEncoder().encode(full)) == full)
-        let missing = Data(#"{"x":0,"y":0,"steps":3,"sessionSteps":3,"distance":2.25,"updates":0,"timestamp":"x"}"#.utf8)
-        #expect(try JSONDecoder().decode(PositionState.self, from: missing).heading == nil)
-    }
 }

@@ -31,19 +31,14 @@ struct RunningPositionService {
     }
 }
 
-/// The decoded body of a `position` message.
-struct PositionMessage: Decodable, Equatable {
-    let timestamp: String
-    let x: Double
-    let y: Double
-    let steps: Int
-    let sessionSteps: Int
-    let distance: Double
-    let heading: Double?
-    let updates: Int
-
+extension PositionMessage {
+    /// The body of a `position` message, with every field the service always writes (`heading` may be null).
     static func decode(_ message: BusMessage) throws -> PositionMessage {
-        try JSONDecoder().decode(PositionMessage.self, from: message.payload)
+        let position = try JSONDecoder().decode(PositionMessage.self, from: message.payload)
+        guard position.timestamp != nil, position.steps != nil, position.sessionSteps != nil, position.distance != nil,
+            position.updates != nil
+        else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "a contract field is missing")) }
+        return position
     }
 }
 

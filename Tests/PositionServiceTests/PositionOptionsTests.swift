@@ -10,12 +10,6 @@ import Testing
 
 @Suite("Position options: heading source and estimated step lengths")
 struct PositionOptionsTests {
-    /// The optional fields of an estimated-length position.
-    struct Extra: Decodable {
-        let pendingDistance: Double?
-        let sessionDistance: Double?
-    }
-
     @Test("the configuration reads heading.source and step.length (a number or the word estimated)")
     func configuration() {
         let defaults = PositionConfiguration(config: ConfigReader(provider: InMemoryProvider(values: [:])))
@@ -126,7 +120,7 @@ struct PositionOptionsTests {
         try await fixture.probe.publish("stepcompass/r1/steps", #"{"steps": 14, "distance": 14}"#)
         #expect(try await fixture.positions(1).last?.steps == 14)
         let retained = try #require(fixture.broker.retainedMessage(on: "stepcompass/r1/position"))
-        let extra = try JSONDecoder().decode(Extra.self, from: retained.payload)
+        let extra = try JSONDecoder().decode(PositionMessage.self, from: retained.payload)
         #expect(extra.pendingDistance == 4 && extra.sessionDistance == 14)
         await first.stop()
         firstBus.disconnect()

@@ -89,22 +89,17 @@ struct EndToEndTests {
             let exitStatus = await endings.next()
             #expect(exitStatus == 0)
 
-            struct Position: Decodable {
-                let x: Double
-                let y: Double
-                let steps: Int
-                let updates: Int
-                let distance: Double
-            }
-            let last = try #require(try received.last.map { try JSONDecoder().decode(Position.self, from: $0.payload) })
-            let decoded = try received.map { try JSONDecoder().decode(Position.self, from: $0.payload) }
-            let lastBatch = decoded.last { $0.steps == $0.updates * 10 } ?? last
-            let truth = try #require(history.first { $0.steps >= lastBatch.updates * 10 })
+            let decoded = try received.map { try JSONDecoder().decode(PositionMessage.self, from: $0.payload) }
+            let last = try #require(decoded.last)
+            let lastBatch = decoded.last { $0.steps != nil && $0.steps == $0.updates.map { $0 * 10 } } ?? last
+            let batches = try #require(lastBatch.updates)
+            let truth = try #require(history.first { $0.steps >= batches * 10 })
             let error = ((lastBatch.x - truth.x) * (lastBatch.x - truth.x) + (lastBatch.y - truth.y) * (lastBatch.y - truth.y)).squareRoot()
-            let walked = Double(lastBatch.updates * 10) * 0.75
+            let walked = Double(batches * 10) * 0.75
             let percent = 100 * error / walked
-            print("end to end: \(last.steps) steps, \(walked) m in batches, dead-reckoning error \(error) m = \(percent) % of distance")
-            #expect(last.steps > 350)
+            let steps = try #require(last.steps)
+            print("end to end: \(steps) steps, \(walked) m in batches, dead-reckoning error \(error) m = \(percent) % of distance")
+            #expect(steps > 350)
             #expect(percent < 10)
             await sensorsBus.close()
             await probe.close()

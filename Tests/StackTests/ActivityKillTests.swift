@@ -62,7 +62,7 @@ struct ActivityKillTests {
             let replies = try await watcher.subscribe(to: try TopicFilter(replyTo), qos: .atLeastOnce)
             let publisher = try await Self.client(broker.port, "pub-\(prefix)")
 
-            let first = try Self.activity.start(port: broker.port, prefix: prefix, arguments: ["--data-dir", folder.path])
+            let first = try await Self.activity.start(port: broker.port, prefix: prefix, arguments: ["--data-dir", folder.path])
             #expect(await Self.online(status), "stepcompass-activity did not come online: \(first.output)")
 
             // A burst of cumulative counts for each device, interleaved; the service is killed two thirds of the way
@@ -95,7 +95,7 @@ struct ActivityKillTests {
             }
             try await publisher.flush()
 
-            let second = try Self.activity.start(port: broker.port, prefix: prefix, arguments: ["--data-dir", folder.path])
+            let second = try await Self.activity.start(port: broker.port, prefix: prefix, arguments: ["--data-dir", folder.path])
             #expect(await Self.online(status), "stepcompass-activity did not come back online (database): \(second.output)")
             // The final cumulative counts, after the restart.
             for (index, device) in devices.enumerated() {

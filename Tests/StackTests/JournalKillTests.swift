@@ -48,7 +48,7 @@ struct JournalKillTests {
                     topic: "\(prefix)/runner/permissions", text: #"{"motion":"authorized","location":"authorized"}"#, qos: .atLeastOnce, retain: true)
             )
 
-            let first = try Self.journal.start(port: broker.port, prefix: prefix, arguments: arguments)
+            let first = try await Self.journal.start(port: broker.port, prefix: prefix, arguments: arguments)
             #expect(await ActivityKillTests.online(status), "stepcompass-journal did not come online: \(first.output)")
             try await client.publish(
                 BusMessage(topic: "\(prefix)/runner/cmd/walk", text: #"{"action":"start","name":"Interrupted"}"#, qos: .atLeastOnce))
@@ -71,7 +71,7 @@ struct JournalKillTests {
             for step in 13...30 { try await fix(step) }  // sent while the journal is down: 300 m in all
             try await client.flush()
 
-            let second = try Self.journal.start(port: broker.port, prefix: prefix, arguments: arguments)
+            let second = try await Self.journal.start(port: broker.port, prefix: prefix, arguments: arguments)
             #expect(await ActivityKillTests.online(status), "stepcompass-journal did not come back online: \(second.output)")
             let last = await photoMessages.first(within: .seconds(20)) {
                 $0.text.contains(#""point":6"#) && !$0.text.contains(#""status":"pending""#)

@@ -31,8 +31,8 @@ struct PipelineEndToEndTests {
             let positionFeed = try await probe.subscribe(to: try TopicFilter("\(prefix)/walker-1/position"))
 
             let executables = Dictionary(uniqueKeysWithValues: ServiceExecutable.services.map { ($0.service, $0) })
-            let compass = try executables["compass"]!.start(port: broker.port, prefix: prefix)
-            let position = try executables["position"]!.start(port: broker.port, prefix: prefix)
+            let compass = try await executables["compass"]!.start(port: broker.port, prefix: prefix)
+            let position = try await executables["position"]!.start(port: broker.port, prefix: prefix)
             var online: Set<String> = []
             while online.count < 2, let message = await statuses.next(timeout: .seconds(20)) {
                 if message.text.contains("\"online\"") { online.insert(message.topic) }
@@ -40,7 +40,7 @@ struct PipelineEndToEndTests {
             #expect(online.count == 2, "compass and position come online")
 
             // About 300 m at ~1.35 m/s is 225 s of walking; at 15× it takes 15 s.
-            let sensors = try executables["sensors"]!.start(
+            let sensors = try await executables["sensors"]!.start(
                 port: broker.port, prefix: prefix, arguments: ["--seed", "3", "--speed", "15", "--duration", "225"])
             #expect(await sensors.waitForExit(timeout: .seconds(120)) == 0, "the walk ends by itself: \(sensors.output)")
             try await Task.sleep(for: .seconds(2))  // let the last headings and positions through

@@ -38,10 +38,11 @@ struct PrometheusScrapeTests {
                 case "sensors": arguments += ["--devices", "2"]
                 default: break
                 }
-                processes.append(try service.start(port: broker.port, prefix: prefix, clientID: "prom-\(service.service)", arguments: arguments))
+                processes.append(
+                    try await service.start(port: broker.port, prefix: prefix, clientID: "prom-\(service.service)", arguments: arguments))
             }
             defer { for process in processes { process.signal(SIGKILL) } }
-            let prometheus = try PrometheusProcess.launch(targets: targets, folder: folder)
+            let prometheus = try await PrometheusProcess.launch(targets: targets, folder: folder)
             defer { prometheus.process.signal(SIGKILL) }
 
             // Every target up (Prometheus scrapes every second).
@@ -108,7 +109,7 @@ struct PrometheusProcess {
     /// Always in CI (where a missing binary fails the test), elsewhere when installed.
     static var shouldRun: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || binary != nil }
 
-    static func launch(targets: [String: Int], folder: URL) throws -> PrometheusProcess {
+    static func launch(targets: [String: Int], folder: URL) async throws -> PrometheusProcess {
         guard let binary else {
             throw Missing(description: "prometheus is not installed (apt-get install prometheus; make test installs it as root)")
         }
@@ -123,7 +124,7 @@ struct PrometheusProcess {
         let configuration = folder.appendingPathComponent("prometheus.yml")
         try "global:\n  scrape_interval: 1s\nscrape_configs:\n\(jobs)\n".write(to: configuration, atomically: true, encoding: .utf8)
         let port = try MosquittoBrokerProcess.reserveFreePort()
-        let process = try ChildProcess(
+        let process = try await ChildProcess(
             executable: binary,
             arguments: [
                 "--config.file=\(configuration.path)", "--storage.tsdb.path=\(folder.appendingPathComponent("tsdb").path)",

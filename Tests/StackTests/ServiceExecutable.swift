@@ -42,8 +42,8 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
     }
 
     /// Starts the executable against a broker, with its own topic prefix so tests do not meet.
-    func start(port: Int, prefix: String, clientID: String? = nil, arguments: [String] = []) throws -> ChildProcess {
-        try ChildProcess(
+    func start(port: Int, prefix: String, clientID: String? = nil, arguments: [String] = []) async throws -> ChildProcess {
+        try await ChildProcess(
             executable: path, arguments: testArguments + arguments,
             environment: [
                 "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "TOPIC_PREFIX": prefix,

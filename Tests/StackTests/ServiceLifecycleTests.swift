@@ -27,7 +27,7 @@ struct ServiceLifecycleTests {
 
     @Test("--help explains the options", arguments: ServiceExecutable.services)
     func help(_ executable: ServiceExecutable) async throws {
-        let process = try ChildProcess(executable: executable.path, arguments: ["--help"])
+        let process = try await ChildProcess(executable: executable.path, arguments: ["--help"])
         #expect(await process.waitForExit() == 0)
         #expect(process.output.contains("--mqtt-host"))
         #expect(process.output.contains("MQTT_HOST"))
@@ -38,7 +38,7 @@ struct ServiceLifecycleTests {
     func stopWithoutBroker(_ executable: ServiceExecutable) async throws {
         // Nothing listens on the port: the service keeps retrying the connection until it is told to stop.
         let port = try MosquittoBrokerProcess.reserveFreePort()
-        let process = try executable.start(port: port, prefix: "nobroker")
+        let process = try await executable.start(port: port, prefix: "nobroker")
         let retrying = ContinuousClock.now + .seconds(20)
         while !process.output.contains("cannot reach the MQTT broker"), process.isRunning, ContinuousClock.now < retrying {
             try await Task.sleep(for: .milliseconds(20))
@@ -60,19 +60,19 @@ struct ServiceLifecycleTests {
             let watcher = try await Self.watcher(broker.port, "watch-\(prefix)")
             let status = try await watcher.subscribe(to: try TopicFilter("\(prefix)/services/\(executable.service)/status"))
 
-            let first = try executable.start(port: broker.port, prefix: prefix)
+            let first = try await executable.start(port: broker.port, prefix: prefix)
             #expect(await Self.nextState(status) == "online", "\(executable) did not come online: \(first.output)")
             first.signal(SIGTERM)
             #expect(await first.waitForExit(timeout: .seconds(15)) == 0, "\(executable) did not exit 0: \(first.output)")
             #expect(await Self.nextState(status) == "offline")
 
-            let second = try executable.start(port: broker.port, prefix: prefix)
+            let second = try await executable.start(port: broker.port, prefix: prefix)
             #expect(await Self.nextState(status) == "online")
             second.signal(SIGKILL)
             #expect(await second.waitForExit() == 128 + SIGKILL)
             #expect(await Self.nextState(status) == "offline", "the last will says offline after SIGKILL")
 
-            let third = try executable.start(port: broker.port, prefix: prefix)
+            let third = try await executable.start(port: broker.port, prefix: prefix)
             #expect(await Self.nextState(status) == "online")
             try await broker.restartAndWait()
             // After the restart the watcher resubscribes and sees the retained status; the service

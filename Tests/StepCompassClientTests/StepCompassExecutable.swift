@@ -25,7 +25,7 @@ struct StepCompassExecutable {
 
     /// Runs `stepcompass` with `arguments` against 127.0.0.1:`port` under `prefix`, and waits for it.
     static func run(_ arguments: [String], port: Int, prefix: String, timeout: Duration = .seconds(10)) async throws -> Run {
-        let process = try ChildProcess(
+        let process = try await ChildProcess(
             executable: path, arguments: arguments,
             environment: ["MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "TOPIC_PREFIX": prefix, "LOG_LEVEL": "error"])
         let status = await process.waitForExit(timeout: timeout)
