@@ -279,3 +279,29 @@ for url in postgres://stepcompass:given@postgres:5432/stepcompass postgres://pos
     [ "$got" = "$url" ] || fail "service-entrypoint.sh changed DATABASE_URL '$url'"
 done
 echo "check-compose: broker and service entrypoints work against mosquitto $(mosquitto -h 2>/dev/null | awk 'NR==1 {print $3}')"
+
+# Persistence (the broker-data volume): a retained message and a persistent session's queued QoS 1 message
+# survive a restart of the compose broker (SIGTERM, as `docker compose restart broker` sends), with secure.conf's
+# persistence_location and stepcompass.conf's `persistence true` as compose mounts them.
+markers_password="$(cat "$work/secrets/markers/password")"
+mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -i persistence-check -c -q 1 -t stepcompass/services/markers/status \
+    -C 1 -W 5 >/dev/null || fail "the viewer could not open a persistent session"
+mosquitto_pub -h 127.0.0.1 -p "$port" -u markers -P "$markers_password" -q 1 -r \
+    -t stepcompass/services/markers/status -m '{"service":"markers","state":"online","version":"0.1.0","startedAt":"2026-11-22T10:15:30.250Z"}'
+# Not retained: only the persistent session keeps this one.
+mosquitto_pub -h 127.0.0.1 -p "$port" -u markers -P "$markers_password" -q 1 -t stepcompass/services/markers/status -m queued-while-away
+kill -TERM "$broker_pid"
+wait "$broker_pid" || fail "the broker did not stop cleanly on SIGTERM: $(tail -3 "$work/broker.out")"
+[ -s "$work/data/mosquitto.db" ] || fail "the broker wrote no persistence file in its data volume (persistence_location)"
+mosquitto -c "$work/mosquitto.conf" >> "$work/broker.out" 2>&1 &
+broker_pid=$!
+for _ in $(seq 1 50); do
+    mosquitto_sub -p "$port" -u viewer -P "$viewer" -t '$SYS/broker/version' -C 1 -W 1 >/dev/null 2>&1 && break
+    sleep 0.1
+done
+retained="$(mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -t stepcompass/services/markers/status -C 1 -W 5 2>/dev/null)"
+case "$retained" in *'"online"'*) ;; *) fail "the retained status did not survive a broker restart (got '$retained')" ;; esac
+queued="$(mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -i persistence-check -c -q 1 -t stepcompass/services/markers/status \
+    -C 3 -W 5 2>/dev/null)"
+case "$queued" in *queued-while-away*) ;; *) fail "the persistent session's queued message did not survive a broker restart (got '$queued')" ;; esac
+echo "check-compose: the broker keeps retained messages and persistent sessions across a restart ($(stat -c %s "$work/data/mosquitto.db") bytes in its data volume)"

@@ -67,7 +67,8 @@ public actor ActivityService: Service {
                 try await cancelWhenGracefulShutdown {
                     try await self.context.retrying("open the activity database") { try await self.store.migrate() }
                 }
-            } catch is CancellationError {
+            } catch let error where Task.isCancelled || error is CancellationError {
+                // Stopped while waiting for the database (its client may report the cancellation its own way).
                 try? await store.close()
                 return
             }

@@ -1,84 +1,89 @@
-import Bus
 public import Foundation
-import Subprocess
-import SystemPackage
 
 #if canImport(Glibc)
-    public import Glibc
+    import Glibc
 #endif
 
-/// A child process for tests and the load tools (a broker, a service, a database server), run by swift-subprocess.
+/// A child process for tests (a broker, a service), started with `posix_spawn`.
 ///
-/// swift-subprocess starts it (`posix_spawn` with an empty signal mask and default dispositions, so that a child
-/// started from a dispatch worker thread, which blocks signals, still takes SIGTERM; and no descriptor of ours
-/// beyond its output, above all not the pipe `swift test` reads, which a child outliving a crashed test would hold
-/// open), overlays the environment, and waits for its exit on its own monitor thread, never on the two threads of
-/// Swift's cooperative pool of a 2-core machine.
+/// Foundation's `Process.waitUntilExit` spins a run loop on the calling thread, which starves Swift's
+/// two cooperative threads on a 2-core machine; this type waits with `waitpid` and `Task.sleep`. The
+/// child starts with an empty signal mask and default dispositions: a child inherits the mask of the
+/// spawning thread, and dispatch's worker threads block signals, so a broker spawned from one would
+/// ignore SIGTERM.
 ///
-/// This is the thin part swift-subprocess does not have. Its `run` is scoped: the process ends before `run`
-/// returns, while a test keeps a broker or a service across restarts and kills it from anywhere (a `deinit`
-/// included). So `run` goes on in a task of its own, which hands back the pid and keeps the exit status for
-/// ``isRunning`` and ``waitForExit(timeout:)``; the standard output and error go to a file that tests read while the
-/// process runs (``output``).
-public final class ChildProcess: Sendable {
+/// Not swift-subprocess: its `run` is scoped (the process must end before it returns), so a handle that outlives it
+/// (a broker restarted and killed from anywhere, a `deinit`) needs a wrapper around a detached `run`, and with such a
+/// wrapper over swift-subprocess 1.0.2 the full server test group failed 3 runs out of 3: four to six of the brokers
+/// it started accepted TCP connections but answered no MQTT CONNECT for 10 s. With this type the same group passes.
+/// The cause was not found; the wrapper is in the history (commit 6f3f246) for whoever looks again.
+public final class ChildProcess: @unchecked Sendable {
     /// Why a process could not be started.
     public struct SpawnError: Error, CustomStringConvertible {
         public let description: String
     }
 
     /// The process id.
-    public let pid: Glibc.pid_t
+    public let pid: pid_t
     /// The file receiving the child's standard output and error.
     public let outputFile: URL
-    /// The exit code (128 + the signal number when a signal ended it), once `run` has seen the exit.
-    private let exitCode: LockedValue<Int32?>
+    private let lock = NSLock()
+    private var exitStatus: Int32?
 
-    /// Starts `executable` with `arguments`, the current environment overlaid with `environment`, its output
-    /// appended to `outputFile` (a new temporary file by default).
+    /// Starts `executable` with `arguments`, the current environment overlaid with `environment`.
     public init(executable: String, arguments: [String] = [], environment: [String: String] = [:], outputFile: URL? = nil) async throws {
+        // `async` for its callers' sake: starting is quick and does not wait for the child.
         let output = outputFile ?? FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).log")
         self.outputFile = output
-        let file = try FileDescriptor.open(
-            FilePath(output.path), .writeOnly, options: [.create, .append], permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        defer { try? file.close() }
-        var overlay: [Environment.Key: String?] = [:]
-        for (key, value) in environment { overlay[Environment.Key(rawValue: key)!] = value }
-        let exitCode = LockedValue<Int32?>(nil)
-        self.exitCode = exitCode
-        let (started, reportStart) = AsyncThrowingStream.makeStream(of: Glibc.pid_t.self)
-        let configuration = Configuration(
-            executable: .path(FilePath(executable)), arguments: Arguments(arguments), environment: .inherit.updating(overlay))
-        Task.detached {
-            do {
-                let result = try await Subprocess.run(
-                    configuration, input: .none, output: .fileDescriptor(file, closeAfterSpawningProcess: false),
-                    error: .combinedWithOutput
-                ) { execution in
-                    reportStart.yield(execution.processIdentifier.value)
-                    reportStart.finish()
-                }
-                switch result.terminationStatus {
-                case .exited(let code): exitCode.withLock { $0 = code }
-                case .signaled(let signal): exitCode.withLock { $0 = 128 + signal }
-                }
-            } catch {
-                reportStart.finish(throwing: error)
-            }
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
-        do {
-            guard let pid = try await started.first(where: { _ in true }) else {
-                throw SpawnError(description: "could not start \(executable)")
-            }
-            self.pid = pid
-        } catch let error as SpawnError {
-            throw error
-        } catch {
-            throw SpawnError(description: "could not start \(executable): \(error)")
-        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process reaches the child: not its sockets, and above all not the pipe
+        // `swift test` reads the test output from. A child that outlived a crashed test process while
+        // holding that pipe kept `swift test` waiting for its end forever.
+        _ = Self.closeFrom?(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw SpawnError(description: "could not start \(executable): \(String(cString: strerror(rc)))") }
+        self.pid = child
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run time because
+    /// Swift's Glibc module does not declare it; nil on an older C library, where children inherit as before.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     deinit {
-        if isRunning { kill(pid, SIGKILL) }
+        if exitStatusIfExited() == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
     }
 
     /// The child's output so far.
@@ -86,26 +91,28 @@ public final class ChildProcess: Sendable {
         (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
     }
 
-    /// Sends a signal, unless the child has exited.
+    /// Sends a signal.
     public func signal(_ signal: Int32) {
-        if isRunning { kill(pid, signal) }
+        if exitStatusIfExited() == nil { kill(pid, signal) }
     }
 
-    /// Whether the child is still running. It looks at the process itself (`waitid` with `WNOWAIT`, which leaves
-    /// the reaping to swift-subprocess), so it is right at once, even while the cooperative pool is too busy to let
-    /// `run` record the exit, and may be polled from a blocking loop.
-    public var isRunning: Bool {
-        if exitCode.withLock({ $0 }) != nil { return false }
-        var info = siginfo_t()
-        let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-        // -1 (ECHILD): already reaped; a nonzero pid in `info`: exited, not reaped yet.
-        return result == 0 && info._sifields._sigchld.si_pid == 0
+    /// The raw wait status if the child has exited (reaping it), else nil. Never blocks.
+    public func exitStatusIfExited() -> Int32? {
+        lock.withLock {
+            if let exitStatus { return exitStatus }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                exitStatus = status
+                return status
+            }
+            return nil
+        }
     }
 
-    /// The exit code once the child has exited and `run` has recorded it, else nil. Never blocks.
-    public var exitStatus: Int32? { exitCode.withLock { $0 } }
+    /// Whether the child is still running.
+    public var isRunning: Bool { exitStatusIfExited() == nil }
 
-    /// Waits for the child to exit without blocking a thread; nil on timeout.
+    /// Waits for the child to exit, polling without blocking a thread; nil on timeout.
     /// - Returns: The exit code, or 128 + the signal number when a signal ended it.
     public func waitForExit(timeout: Duration = .seconds(10)) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
@@ -113,10 +120,16 @@ public final class ChildProcess: Sendable {
         let minimumLooks = Int(timeout.components.seconds) * 100 + Int(timeout.components.attoseconds / 10_000_000_000_000_000)
         var looks = 0
         while ContinuousClock.now < deadline || looks < minimumLooks {
-            if let code = exitStatus { return code }
+            if let status = exitStatusIfExited() {
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            }
             looks += 1
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return exitStatus
+        return exitStatusIfExited().map { status in
+            let signal = status & 0x7f
+            return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        }
     }
 }

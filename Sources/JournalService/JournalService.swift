@@ -69,7 +69,8 @@ public actor JournalService: Service {
             // the service at once.
             do {
                 try await cancelWhenGracefulShutdown { try await self.retrying("open the journal database") { try await self.store.migrate() } }
-            } catch is CancellationError {
+            } catch let error where Task.isCancelled || error is CancellationError {
+                // Stopped while waiting for the database (its client may report the cancellation its own way).
                 try? await store.close()
                 return
             }

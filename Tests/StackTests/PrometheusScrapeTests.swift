@@ -14,7 +14,7 @@ import Testing
 /// receiving them, everyone connected to the broker).
 @Suite("Prometheus scrapes every service", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests && PrometheusProcess.shouldRun))
 struct PrometheusScrapeTests {
-    static let services = ServiceExecutable.services + ["stepcompass-activity", "stepcompass-journal"].map(ServiceExecutable.init(name:))
+    static let services = ServiceExecutable.allServices
 
     @Test("every service's /metrics is up in Prometheus; traffic, connection and rejection series have sensible values")
     func scrape() async throws {
@@ -29,15 +29,7 @@ struct PrometheusScrapeTests {
                 let port = try MosquittoBrokerProcess.reserveFreePort()
                 targets[service.service] = port
                 var arguments = ["--metrics-port", "\(port)"]
-                switch service.service {
-                case "activity": arguments += ["--data-dir", folder.appendingPathComponent("activity").path]
-                case "journal":
-                    arguments += [
-                        "--data-dir", folder.appendingPathComponent("journal").path, "--cache-dir", folder.appendingPathComponent("photos").path,
-                    ]
-                case "sensors": arguments += ["--devices", "2"]
-                default: break
-                }
+                if service.service == "sensors" { arguments += ["--devices", "2"] }
                 processes.append(
                     try await service.start(port: broker.port, prefix: prefix, clientID: "prom-\(service.service)", arguments: arguments))
             }

@@ -14,6 +14,9 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
     ]
     .map(ServiceExecutable.init(name:))
 
+    /// Every long-running service: the six above and the two with a database, each on its own temporary folder.
+    static let allServices = services + ["stepcompass-activity", "stepcompass-journal"].map(ServiceExecutable.init(name:))
+
     static var binaryDirectory: URL {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
@@ -36,9 +39,19 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
             return ["--source", sample.path, "--cache-dir", cache.path]
         case "dashboard", "bridge":
             return ["--http-port", "0"]
+        case "activity":
+            return ["--data-dir", Self.temporaryFolder("activity").path]
+        case "journal":
+            let folder = Self.temporaryFolder("journal")
+            return ["--data-dir", folder.path, "--cache-dir", folder.appendingPathComponent("photos").path]
         default:
             return []
         }
+    }
+
+    /// A new folder name under the temporary directory (the service creates it).
+    static func temporaryFolder(_ service: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(service)-test-\(UUID().uuidString)")
     }
 
     /// Starts the executable against a broker, with its own topic prefix so tests do not meet.

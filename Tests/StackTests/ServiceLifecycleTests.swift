@@ -25,7 +25,7 @@ struct ServiceLifecycleTests {
         return object["state"] as? String
     }
 
-    @Test("--help explains the options", arguments: ServiceExecutable.services)
+    @Test("--help explains the options", arguments: ServiceExecutable.allServices)
     func help(_ executable: ServiceExecutable) async throws {
         let process = try await ChildProcess(executable: executable.path, arguments: ["--help"])
         #expect(await process.waitForExit() == 0)
@@ -34,7 +34,7 @@ struct ServiceLifecycleTests {
         #expect(process.output.contains("--topic-prefix"))
     }
 
-    @Test("told to stop while the broker is unreachable, it exits 0 within 5 s", arguments: ServiceExecutable.services)
+    @Test("told to stop while the broker is unreachable, it exits 0 within 5 s", arguments: ServiceExecutable.allServices)
     func stopWithoutBroker(_ executable: ServiceExecutable) async throws {
         // Nothing listens on the port: the service keeps retrying the connection until it is told to stop.
         let port = try MosquittoBrokerProcess.reserveFreePort()
@@ -52,8 +52,34 @@ struct ServiceLifecycleTests {
     }
 
     @Test(
+        "told to stop while its PostgreSQL database is unreachable, it exits 0 within 5 s",
+        arguments: ["stepcompass-activity", "stepcompass-journal"].map(ServiceExecutable.init(name:)))
+    func stopWithoutDatabase(_ executable: ServiceExecutable) async throws {
+        try await withBroker { broker in
+            // Nothing listens on the database's port: the service keeps trying to open it until it is told to stop.
+            let databasePort = try MosquittoBrokerProcess.reserveFreePort()
+            let process = try await executable.start(
+                port: broker.port, prefix: "nodb",
+                arguments: ["--database-url", "postgres://stepcompass:secret@127.0.0.1:\(databasePort)/stepcompass"])
+            // Running (its signal handlers are in place once it is connected to the broker), and opening the database.
+            func running() -> Bool { process.output.contains("in PostgreSQL") && process.output.contains("connected to the MQTT broker") }
+            let opening = ContinuousClock.now + .seconds(30)
+            while !running(), process.isRunning, ContinuousClock.now < opening {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(running(), "\(process.output)")
+            let stopping = ContinuousClock.now
+            process.signal(SIGTERM)
+            let status = await process.waitForExit(timeout: .seconds(5))
+            #expect(status == 0, "exit status \(String(describing: status)) after \(ContinuousClock.now - stopping): \(process.output)")
+            #expect(!process.output.contains("secret"), "the database password was logged")
+            if status == nil { process.signal(SIGKILL) }
+        }
+    }
+
+    @Test(
         "online, offline on SIGTERM with exit 0, last will on SIGKILL, back online after a broker restart",
-        arguments: ServiceExecutable.services)
+        arguments: ServiceExecutable.allServices)
     func lifecycle(_ executable: ServiceExecutable) async throws {
         try await withBroker { broker in
             let prefix = "it\(UUID().uuidString.prefix(6))"
