@@ -345,7 +345,7 @@ let package = Package(
             name: "StepCompassClientTests",
             dependencies: ["StepCompassClient", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", log]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
-        .testTarget(name: "StackTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", log]),
+        .testTarget(name: "StackTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepCompassContract", log]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(
             name: "ServiceRuntimeTests",

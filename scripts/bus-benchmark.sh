@@ -13,7 +13,7 @@ BIN="${BIN:-$(swift build -c release --show-bin-path)}"
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(python3 scripts/free_port.py)
 { echo "listener $port 127.0.0.1"; echo "allow_anonymous true"; grep -v -E '^\s*(persistence|persistence_location|listener|log_dest|allow_anonymous|password_file|acl_file)\b' Config/mosquitto/stepcompass.conf; } > "$work/mosquitto.conf"
 mosquitto -c "$work/mosquitto.conf" >"$work/broker.log" 2>&1 &
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done

@@ -77,7 +77,7 @@ if command -v mosquitto >/dev/null && command -v mosquitto_pub >/dev/null && com
         rm -rf "$work"
     }
     trap cleanup EXIT
-    port="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    port="$(python3 scripts/free_port.py)"
     mosquitto -p "$port" > "$work/broker.log" 2>&1 &
     broker_pid=$!
     for _ in $(seq 1 50); do mosquitto_pub -p "$port" -t probe -n 2>/dev/null && break; sleep 0.1; done

@@ -278,7 +278,7 @@ done
 # only), the interval 1 s; every target must be up.
 prometheus_config="compose/prometheus.yml"
 if command -v prometheus >/dev/null && [ -f "$prometheus_config" ]; then
-    prometheus_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    prometheus_port="$(python3 scripts/free_port.py)"
     "$venv/bin/python" - "$prometheus_config" "$plan" "$work/prometheus.yml" <<'EOF_PY' || die "$prometheus_config does not scrape the services compose runs (above)"
 import os, sys, yaml
 source, plan, target = sys.argv[1:4]

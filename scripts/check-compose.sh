@@ -232,8 +232,7 @@ run_broker_entrypoint STEPCOMPASS_POSTGRES_PASSWORD='db p@ss/w:rd%'
 [ "$(cat "$work/secrets/postgres/password")" = 'db p@ss/w:rd%' ] || fail "STEPCOMPASS_POSTGRES_PASSWORD was not used"
 [ "$(cat "$work/secrets/journal/database-password")" = 'db p@ss/w:rd%' ] || fail "STEPCOMPASS_POSTGRES_PASSWORD did not reach the journal's secrets"
 
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-ws_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+{ read -r port; read -r ws_port; } < <(python3 scripts/free_port.py 2)
 mkdir -p "$work/conf.d"
 cp Config/mosquitto/stepcompass.conf "$work/conf.d/"
 sed -e "s|^listener 1883$|listener $port 127.0.0.1|" -e "s|^listener 9001$|listener $ws_port 127.0.0.1|" -e "s|/mosquitto/auth/|$work/auth/|g" \

@@ -82,13 +82,9 @@ if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then
         || die "pip could not install Selenium from PyPI"
 fi
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # The broker, the dashboards, the check's tile server and a port nothing listens on (the unreachable tiles).
-ports=()
-while [ "${#ports[@]}" -lt 7 ]; do
-    port="$(free_port)"
-    case " ${ports[*]} " in *" $port "*) ;; *) ports+=("$port") ;; esac
-done
+mapfile -t ports < <(python3 scripts/free_port.py 7)
+[ "${#ports[@]}" -eq 7 ] || { echo "check-dashboard-browser: no free ports" >&2; exit 1; }
 mqtt_port="${ports[0]}" http_port="${ports[1]}" fallback_port="${ports[2]}" plain_port="${ports[3]}" grid_port="${ports[4]}"
 tile_port="${ports[5]}" closed_port="${ports[6]}"
 

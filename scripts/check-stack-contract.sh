@@ -53,11 +53,7 @@ chmod 755 "$work"
 env STEPCOMPASS_APP_UID="$(id -u)" MOSQUITTO_AUTH_DIR="$work/auth" STEPCOMPASS_SECRETS_DIR="$work/secrets" \
     MOSQUITTO_ACL_SOURCE=Config/mosquitto/acl MOSQUITTO_DATA_DIR="$work/data" \
     sh compose/broker-entrypoint.sh true >/dev/null || { echo "broker-entrypoint.sh failed" >&2; exit 1; }
-port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-http_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-ws_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-bridge_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-photo_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+{ read -r port; read -r http_port; read -r ws_port; read -r bridge_port; read -r photo_port; } < <(python3 scripts/free_port.py 5)
 mkdir -p "$work/conf.d" "$work/cache"
 cp Config/mosquitto/stepcompass.conf "$work/conf.d/"
 sed -e "s|^listener 1883$|listener $port 127.0.0.1|" -e "s|^listener 9001$|listener $ws_port 127.0.0.1|" -e "s|/mosquitto/auth/|$work/auth/|g" \

@@ -77,12 +77,6 @@ def log(message: str) -> None:
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def low_free_port() -> int:
     """A free loopback port below Linux's ephemeral range (32768-60999), like BusTesting's freePort: PostgreSQL's
     initdb takes a moment, during which an outgoing connection could take a port from that range."""
     for _ in range(200):
@@ -530,7 +524,7 @@ def plan_postgres(name: str, service: dict, broker: Broker, work: Path) -> Datab
     Path(data).chmod(0o700)
     pwfile = root / "pwfile"
     port = POSTGRES_PORT
-    local_port = low_free_port()
+    local_port = free_port()
     log(f"port {port} -> {local_port} (a free loopback port below the ephemeral range)")
     # The image's initdb, except that its pg_hba line for other containers (host all all all scram-sha-256)
     # covers every TCP connection here: 127.0.0.1 stands for the compose network, so the password is checked.

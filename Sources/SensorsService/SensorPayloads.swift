@@ -5,16 +5,6 @@ import WalkerSimulation
 
 /// Turns simulation events into the contract's messages: topic, payload, QoS and retain.
 enum SensorPayloads {
-    private struct Truth: Encodable {
-        let timestamp: String
-        let latitude: Double
-        let longitude: Double
-        let heading: Double
-        let x: Double
-        let y: Double
-        let steps: Int
-    }
-
     /// The contract's QoS and retain flag of a device topic a sensor publisher (or a replay) writes.
     static func delivery(of topic: Topics.DeviceTopic) -> (qos: QoS, retain: Bool) {
         switch topic {
@@ -46,7 +36,7 @@ enum SensorPayloads {
                 verticalAccuracy: vertical, speed: speed, course: course, timestamp: timestamp)
         case .truth(_, let latitude, let longitude, let heading, let x, let y, let steps):
             suffix = .simulationTruth
-            body = Truth(
+            body = SimulationTruthMessage(
                 timestamp: timestamp, latitude: latitude, longitude: longitude, heading: heading, x: x, y: y,
                 steps: steps)
         }

@@ -43,6 +43,26 @@ struct FastJSONReader {
         return nil
     }
 
+    /// A flat JSON object that is the whole input: `{`, each key with its value read by `field` (which returns false
+    /// for a key it does not take, one seen twice, or a value it cannot read), `}`, then only spaces.
+    /// - Returns: false for anything else (the payload then goes to the decoder).
+    @inline(__always)
+    mutating func object(_ field: (inout FastJSONReader, Range<Int>) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        var first = true
+        while true {
+            if first, take(UInt8(ascii: "}")) { break }
+            guard first || take(UInt8(ascii: ",")) else {
+                guard take(UInt8(ascii: "}")) else { return false }
+                break
+            }
+            first = false
+            guard let key = string(), take(UInt8(ascii: ":")), field(&self, key) else { return false }
+        }
+        skipSpace()
+        return index == bytes.count
+    }
+
     func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
         guard range.count == text.utf8CodeUnitCount else { return false }
         let expected = text.utf8Start

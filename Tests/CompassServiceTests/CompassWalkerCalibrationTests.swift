@@ -19,11 +19,6 @@ import Testing
     .enabled(if: SensorsExecutable.shouldRun)
 )
 struct CompassWalkerCalibrationTests {
-    struct Truth: Decodable {
-        var timestamp: String
-        var heading: Double
-    }
-
     @Test("the walker's figure-8 reaches calibrated, then the heading is within a few degrees of the truth")
     func walkerFigureEightCalibrates() async throws {
         try await withBroker { broker in
@@ -66,7 +61,7 @@ struct CompassWalkerCalibrationTests {
             let calibrationMessages = await calibrations.collect(100_000, timeout: .milliseconds(300))
                 .compactMap { try? decoder.decode(CalibrationMessage.self, from: $0.payload) }
             let truthMessages = await truths.collect(100_000, timeout: .milliseconds(300))
-                .compactMap { try? decoder.decode(Truth.self, from: $0.payload) }
+                .compactMap { try? decoder.decode(SimulationTruthMessage.self, from: $0.payload) }
             task.cancel()
             _ = try? await task.value
 

@@ -3,17 +3,13 @@ import BusTesting
 import Foundation
 import Logging
 import MosquittoBus
+import StepCompassContract
 import Testing
 
 /// sensors → compass → position, three real executables on a real broker: how far does the dead-reckoned
 /// position end from the simulator's truth after a 300 m walk?
 @Suite("Step compass pipeline end to end", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
 struct PipelineEndToEndTests {
-    struct Truth: Decodable {
-        let x: Double
-        let y: Double
-        let steps: Int
-    }
     struct Position: Decodable {
         let x: Double
         let y: Double
@@ -46,7 +42,7 @@ struct PipelineEndToEndTests {
             try await Task.sleep(for: .seconds(2))  // let the last headings and positions through
 
             let truths = await truthFeed.collect(1_000_000, timeout: .milliseconds(500))
-                .compactMap { try? JSONDecoder().decode(Truth.self, from: $0.payload) }
+                .compactMap { try? JSONDecoder().decode(SimulationTruthMessage.self, from: $0.payload) }
             let positions = await positionFeed.collect(1_000_000, timeout: .milliseconds(500))
                 .compactMap { try? JSONDecoder().decode(Position.self, from: $0.payload) }
             // Compare at the last completed batch: its steps are a multiple of 10.
