@@ -3,6 +3,9 @@ import Foundation
 /// A reader of the common shape of the contract's hot payloads (IMU samples, step counts) without `JSONDecoder`: plain
 /// ASCII JSON, strict numbers, strings without escapes. Each reader method returns nil for anything else, and the
 /// payload then goes to the decoder, which reads it or gives the usual report.
+///
+/// The IMU and steps readers each walk their object with their own loop: one shared walk taking a closure per key
+/// made the IMU reader 1.8x slower (535 ns to 960 ns a payload, `stepcompass-buslab codec-bench`, release).
 struct FastJSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -41,26 +44,6 @@ struct FastJSONReader {
             index += 1
         }
         return nil
-    }
-
-    /// A flat JSON object that is the whole input: `{`, each key with its value read by `field` (which returns false
-    /// for a key it does not take, one seen twice, or a value it cannot read), `}`, then only spaces.
-    /// - Returns: false for anything else (the payload then goes to the decoder).
-    @inline(__always)
-    mutating func object(_ field: (inout FastJSONReader, Range<Int>) -> Bool) -> Bool {
-        guard take(UInt8(ascii: "{")) else { return false }
-        var first = true
-        while true {
-            if first, take(UInt8(ascii: "}")) { break }
-            guard first || take(UInt8(ascii: ",")) else {
-                guard take(UInt8(ascii: "}")) else { return false }
-                break
-            }
-            first = false
-            guard let key = string(), take(UInt8(ascii: ":")), field(&self, key) else { return false }
-        }
-        skipSpace()
-        return index == bytes.count
     }
 
     func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {

@@ -62,27 +62,38 @@ public struct IMUPayload: Sendable, Hashable, Codable {
 extension FastJSONReader {
     /// An IMU object: exactly `accel` and `mag`, optionally `timestamp` and `gyro`, each once; nil for anything else.
     mutating func imuObject() -> IMUPayload? {
+        guard take(UInt8(ascii: "{")) else { return nil }
         var timestamp: Range<Int>?
         var accel: SIMD3<Double>?
         var mag: SIMD3<Double>?
         var gyro: SIMD3<Double>?
-        let read = object { reader, key in
-            if reader.equals(key, "timestamp"), timestamp == nil {
-                timestamp = reader.string()
-                return timestamp != nil
-            } else if reader.equals(key, "accel"), accel == nil {
-                accel = reader.vector()
-                return accel != nil
-            } else if reader.equals(key, "mag"), mag == nil {
-                mag = reader.vector()
-                return mag != nil
-            } else if reader.equals(key, "gyro"), gyro == nil {
-                gyro = reader.vector()
-                return gyro != nil
+        var first = true
+        while true {
+            if first, take(UInt8(ascii: "}")) { break }
+            guard first || take(UInt8(ascii: ",")) else {
+                guard take(UInt8(ascii: "}")) else { return nil }
+                break
             }
-            return false  // another key, or one seen twice: the decoder's business
+            first = false
+            guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
+            if equals(key, "timestamp"), timestamp == nil {
+                guard let value = string() else { return nil }
+                timestamp = value
+            } else if equals(key, "accel"), accel == nil {
+                guard let value = vector() else { return nil }
+                accel = value
+            } else if equals(key, "mag"), mag == nil {
+                guard let value = vector() else { return nil }
+                mag = value
+            } else if equals(key, "gyro"), gyro == nil {
+                guard let value = vector() else { return nil }
+                gyro = value
+            } else {
+                return nil  // another key, or one seen twice: the decoder's business
+            }
         }
-        guard read, let accel, let mag else { return nil }
+        skipSpace()
+        guard index == bytes.count, let accel, let mag else { return nil }
         let text = timestamp.map { range in
             String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }

@@ -114,27 +114,38 @@ public struct StepsMessage: Sendable, Hashable, Codable {
 extension FastJSONReader {
     /// A steps object: `steps`, optionally `timestamp`, `source` and `distance`, each once; nil for anything else.
     mutating func stepsObject() -> StepsMessage? {
+        guard take(UInt8(ascii: "{")) else { return nil }
         var steps: Double?
         var timestamp: Range<Int>?
         var source: Range<Int>?
         var distance: Double?
-        let read = object { reader, key in
-            if reader.equals(key, "steps"), steps == nil {
-                steps = reader.number()
-                return steps != nil
-            } else if reader.equals(key, "timestamp"), timestamp == nil {
-                timestamp = reader.string()
-                return timestamp != nil
-            } else if reader.equals(key, "source"), source == nil {
-                source = reader.string()
-                return source != nil
-            } else if reader.equals(key, "distance"), distance == nil {
-                distance = reader.number()
-                return distance != nil
+        var first = true
+        while true {
+            if first, take(UInt8(ascii: "}")) { break }
+            guard first || take(UInt8(ascii: ",")) else {
+                guard take(UInt8(ascii: "}")) else { return nil }
+                break
             }
-            return false  // another key, or one seen twice: the decoder's business
+            first = false
+            guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
+            if equals(key, "steps"), steps == nil {
+                guard let value = number() else { return nil }
+                steps = value
+            } else if equals(key, "timestamp"), timestamp == nil {
+                guard let value = string() else { return nil }
+                timestamp = value
+            } else if equals(key, "source"), source == nil {
+                guard let value = string() else { return nil }
+                source = value
+            } else if equals(key, "distance"), distance == nil {
+                guard let value = number() else { return nil }
+                distance = value
+            } else {
+                return nil  // another key, or one seen twice: the decoder's business
+            }
         }
-        guard read, let steps else { return nil }
+        skipSpace()
+        guard index == bytes.count, let steps else { return nil }
         var message = StepsMessage(
             steps: 0, timestamp: timestamp.map(text), source: source.map(text), distance: distance)
         message.steps = steps
