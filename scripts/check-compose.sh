@@ -295,9 +295,11 @@ wait "$broker_pid" || fail "the broker did not stop cleanly on SIGTERM: $(tail -
 mosquitto -c "$work/mosquitto.conf" >> "$work/broker.out" 2>&1 &
 broker_pid=$!
 for _ in $(seq 1 50); do
-    mosquitto_sub -p "$port" -u viewer -P "$viewer" -t '$SYS/broker/version' -C 1 -W 1 >/dev/null 2>&1 && break
+    mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -t '$SYS/broker/version' -C 1 -W 1 >/dev/null 2>&1 && break
     sleep 0.1
 done
+mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -t '$SYS/broker/version' -C 1 -W 3 >/dev/null 2>&1 \
+    || fail "the broker did not come back after its restart: $(tail -3 "$work/broker.out")"
 retained="$(mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -t stepcompass/services/markers/status -C 1 -W 5 2>/dev/null)"
 case "$retained" in *'"online"'*) ;; *) fail "the retained status did not survive a broker restart (got '$retained')" ;; esac
 queued="$(mosquitto_sub -h 127.0.0.1 -p "$port" -u viewer -P "$viewer" -i persistence-check -c -q 1 -t stepcompass/services/markers/status \

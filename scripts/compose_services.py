@@ -76,16 +76,24 @@ def log(message: str) -> None:
     print(f"  {message}", flush=True)
 
 
+# Ports already handed out by this plan: nothing binds them until the plan runs, so a second draw could repeat one.
+HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
     """A free loopback port below Linux's ephemeral range (32768-60999), like BusTesting's freePort: PostgreSQL's
-    initdb takes a moment, during which an outgoing connection could take a port from that range."""
+    initdb takes a moment, during which an outgoing connection could take a port from that range. Never the same
+    port twice in one plan."""
     for _ in range(200):
         port = random.randint(12000, 32767)
+        if port in HANDED_OUT:
+            continue
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
             except OSError:
                 continue
+            HANDED_OUT.add(port)
             return port
     raise PlanError("could not find a free port in 12000-32767")
 

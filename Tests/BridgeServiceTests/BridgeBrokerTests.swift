@@ -137,7 +137,8 @@ struct BridgeBrokerTests {
                     executable: gpsfake, arguments: ["-q", "-c", "0.2", "-P", "\(gpsdPort)", log.path],
                     environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
                     outputFile: folder.appendingPathComponent("gpsfake.out"))
-                defer { fake.signal(SIGTERM) }
+                // gpsfake stops its gpsd only on SIGINT (its cleanup does not run on SIGTERM).
+                defer { fake.signal(SIGINT) }
                 let fixes = await collectJSON(feed, timeout: .seconds(90)) { $0.count >= 4 }
                 #expect(fixes.count >= 4, "gpsfake: \(fake.output)")
                 // Whichever epoch the bridge saw first: the log's walk north from 48°08.2244' along 11°34.53' E.
@@ -147,10 +148,12 @@ struct BridgeBrokerTests {
                     #expect(abs((fix.json["longitude"] as? Double ?? 0) - (11 + 34.53 / 60)) < 0.001)
                 }
                 // The epochs without a fix (10:00:12 and 10:00:13) publish nothing, over a whole cycle of the log.
-                let rest = await collectJSON(feed, timeout: .seconds(6)) { _ in false }
+                let rest = await collectJSON(feed, timeout: .seconds(8)) { _ in false }
                 let times = (fixes + rest).compactMap { $0.json["timestamp"] as? String }
                 #expect(times.count == fixes.count + rest.count)
                 #expect(!times.contains { $0.contains("T10:00:12") || $0.contains("T10:00:13") }, "\(times)")
+                fake.signal(SIGINT)
+                #expect(await fake.waitForExit(timeout: .seconds(30)) != nil, "gpsfake did not stop on SIGINT")
             }
         }
     }

@@ -286,18 +286,17 @@ struct SecureBroker {
         for option in ["set_tcp_nodelay", "max_queued_messages", "persistence true"] {
             #expect(tuning.split(separator: "\n").contains { $0.hasPrefix(option) }, "stepcompass.conf lacks \(option)")
         }
-        let broker = try await MosquittoBrokerProcess.launch(configuration: configuration)
-        // The WebSockets listener is opened right after the plain one: wait until it accepts connections too.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !MosquittoBrokerProcess.canConnect(port: webSocketPort), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        do {
+        try await withBroker(configuration: configuration) { broker in
+            // The WebSockets listener is opened right after the plain one: wait until it accepts connections too
+            // (at least 500 looks: a starved task must not give up on the clock alone).
+            var looks = 0
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !MosquittoBrokerProcess.canConnect(port: webSocketPort), ContinuousClock.now < deadline || looks < 500 {
+                looks += 1
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try #require(MosquittoBrokerProcess.canConnect(port: webSocketPort), "the WebSockets listener did not open: \(broker.log)")
             try await body(SecureBroker(broker: broker, webSocketPort: webSocketPort))
-            await broker.shutdown()
-        } catch {
-            await broker.shutdown()
-            throw error
         }
     }
 

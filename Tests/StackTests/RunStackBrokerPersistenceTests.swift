@@ -26,7 +26,8 @@ struct RunStackBrokerPersistenceTests {
         return script.output
     }
 
-    /// Starts mosquitto with `configuration` and waits until it accepts connections on `port`.
+    /// Starts mosquitto with `configuration` and waits until it accepts connections on `port` (as
+    /// `MosquittoBrokerProcess.startAndWait` does for the brokers it configures itself).
     static func startBroker(_ configuration: URL, port: Int, output: URL) async throws -> ChildProcess {
         let executable = try #require(MosquittoBrokerProcess.executable, "mosquitto is not installed (make test installs it)")
         let broker = try await ChildProcess(executable: executable, arguments: ["-c", configuration.path], outputFile: output)
@@ -65,6 +66,7 @@ struct RunStackBrokerPersistenceTests {
         let output = runFolder.appendingPathComponent("mosquitto.out")
 
         var broker = try await Self.startBroker(configuration, port: port, output: output)
+        defer { broker.signal(SIGKILL) }  // whichever broker is running when the test ends, however it ends
         // A subscriber with a persistent session goes away; meanwhile a retained and a plain QoS 1 message are published.
         let away = try await Self.client(port, "persistence-away", cleanStart: false)
         _ = try await away.subscribe(to: TopicFilter("persistence/queued"), qos: .atLeastOnce)
@@ -80,7 +82,6 @@ struct RunStackBrokerPersistenceTests {
         let database = runFolder.appendingPathComponent("mosquitto/mosquitto.db")
         #expect(FileManager.default.fileExists(atPath: database.path), "no persistence file in the run folder")
         broker = try await Self.startBroker(configuration, port: port, output: output)
-        defer { broker.signal(SIGKILL) }
 
         let watcher = try await Self.client(port, "persistence-watcher", cleanStart: true)
         let retained = try await watcher.subscribe(to: TopicFilter("persistence/retained"), qos: .atLeastOnce)
