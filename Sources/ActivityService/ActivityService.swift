@@ -61,14 +61,7 @@ public actor ActivityService: Service {
     /// down; the store is closed at the end.
     public func run() async throws {
         do {
-            // A database that is still starting (compose starts PostgreSQL beside the service) or unreachable is
-            // retried with backoff; a stop during the wait ends the service at once, with nothing to write.
-            do {
-                try await cancelWhenGracefulShutdown {
-                    try await self.context.retrying("open the activity database") { try await self.store.migrate() }
-                }
-            } catch let error where Task.isCancelled || error is CancellationError {
-                // Stopped while waiting for the database (its client may report the cancellation its own way).
+            guard try await context.openDatabase("the activity database", migrate: { [store] in try await store.migrate() }) else {
                 try? await store.close()
                 return
             }
@@ -147,7 +140,7 @@ public actor ActivityService: Service {
             try DeviceID.validate(device)
             switch parsed.topic {
             case .steps:
-                let input = try decoder.decode(StepsMessage.self, from: message.payload)
+                let input = try StepsMessage.decode(message.payload, using: decoder)
                 let count = try input.count()
                 let date = try Timestamp.date(input.timestamp)
                 let state = deviceState(device)

@@ -162,7 +162,7 @@ public struct BridgeService: Service {
     }
 
     private func pedometer(device: String, _ message: BusMessage) async {
-        guard let payload = try? decoder.decode(StepsMessage.self, from: message.payload), payload.wholeSteps != nil,
+        guard let payload = try? StepsMessage.decode(message.payload, using: decoder), payload.wholeSteps != nil,
             payload.source != "detector"
         else { return }
         steps.pedometerSeen(device: device)

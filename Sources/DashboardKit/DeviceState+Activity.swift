@@ -19,7 +19,7 @@ extension ActivityView {
         let days = activity.days.suffix(7).map { Int(clamping: $0) }
         let today = activity.today.map { Int(clamping: $0) } ?? days.last
         let calendar = ActivityText.calendar(timeZone: activity.timeZone)
-        let now = activity.timestamp.flatMap(ActivityText.date(from:))
+        let now = activity.timestamp.flatMap(Timestamp.parse)
         let bars = days.enumerated().map { index, steps in
             ActivityText.day(steps: steps, daysAgo: days.count - 1 - index, now: now, calendar: calendar)
         }
@@ -54,8 +54,8 @@ enum ActivityText {
     private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The Gregorian calendar in UTC, built once.
-    private static let utcCalendar = gregorian(in: TimeZone(identifier: "UTC")!)
+    /// The Gregorian calendar in UTC, built once (the journal's words use it too).
+    static let utcCalendar = gregorian(in: TimeZone(identifier: "UTC")!)
 
     private static func gregorian(in zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
@@ -69,11 +69,6 @@ enum ActivityText {
             return utcCalendar
         }
         return gregorian(in: zone)
-    }
-
-    /// An ISO 8601 timestamp, with or without fractional seconds.
-    static func date(from text: String) -> Date? {
-        Timestamp.parse(text)
     }
 
     /// One bar: named by its weekday and date when the timestamp is known, else by how many days ago.

@@ -38,12 +38,8 @@ extension DeviceState {
 enum JournalText {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The Gregorian calendar in UTC, built once.
-    private static let utc: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
+    /// The Gregorian calendar in UTC.
+    private static var utc: Calendar { ActivityText.utcCalendar }
 
     /// `350 m` below a kilometre, `1.24 km` from one.
     static func distance(_ metres: Double) -> String {

@@ -90,7 +90,7 @@ public struct WalkView: Sendable, Hashable, Codable {
         points = max(0, report.points ?? 0)
         photos = max(0, report.photos ?? 0)
         active = report.stopped == nil
-        let startDate = report.started.flatMap(ActivityText.date(from:))
+        let startDate = report.started.flatMap(Timestamp.parse)
         let trimmedName = report.name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         title = trimmedName.isEmpty ? (startDate.map { "Walk of \(JournalText.day($0))" } ?? "Walk") : trimmedName
         distanceText = JournalText.distance(distance)
@@ -142,7 +142,7 @@ public struct PhotoPointView: Sendable, Hashable, Codable {
         } else {
             placeholderText = "No photo yet"
             var note: [String] = []
-            if let retry = report.retryAt.flatMap(ActivityText.date(from:)) { note.append("next try at \(JournalText.time(retry))") }
+            if let retry = report.retryAt.flatMap(Timestamp.parse) { note.append("next try at \(JournalText.time(retry))") }
             if let error = report.error, !error.isEmpty { note.append("last error: \(error.prefix(200))") }
             noteText = note.isEmpty ? nil : JournalText.sentence(note.joined(separator: "; "))
         }

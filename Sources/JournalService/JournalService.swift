@@ -65,12 +65,7 @@ public actor JournalService: Service {
     /// shuts down; the store is closed at the end.
     public func run() async throws {
         do {
-            // A database that is still starting or unreachable is retried with backoff; a stop during the wait ends
-            // the service at once.
-            do {
-                try await cancelWhenGracefulShutdown { try await self.retrying("open the journal database") { try await self.store.migrate() } }
-            } catch let error where Task.isCancelled || error is CancellationError {
-                // Stopped while waiting for the database (its client may report the cancellation its own way).
+            guard try await context.openDatabase("the journal database", migrate: { [store] in try await store.migrate() }) else {
                 try? await store.close()
                 return
             }
@@ -171,7 +166,7 @@ public actor JournalService: Service {
             case .position:
                 try position(try decoder.decode(PositionMessage.self, from: message.payload), device: device)
             case .steps:
-                try await steps(try decoder.decode(StepsMessage.self, from: message.payload), device: device)
+                try await steps(try StepsMessage.decode(message.payload, using: decoder), device: device)
             case .commandWalk:
                 guard case .walk(let start, let name) = try DeviceCommand.decode(.commandWalk, json: message.payload) else { return }
                 if start {

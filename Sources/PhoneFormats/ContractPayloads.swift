@@ -12,7 +12,7 @@ public enum ContractPayloads {
     }
 
     /// The contract's message of an IMU sample.
-    public static func imuMessage(_ sample: IMUSample, timeOffset: Double = 0) -> IMUPayload {
+    static func imuMessage(_ sample: IMUSample, timeOffset: Double = 0) -> IMUPayload {
         IMUPayload(
             timestamp: timestamp(sample.timestamp + timeOffset), accel: vector(sample.accel), mag: vector(sample.mag),
             gyro: sample.gyro.map(vector))
@@ -24,7 +24,7 @@ public enum ContractPayloads {
     }
 
     /// The contract's message of a location fix.
-    public static func locationMessage(_ fix: LocationSample, timeOffset: Double = 0) -> LocationMessage {
+    static func locationMessage(_ fix: LocationSample, timeOffset: Double = 0) -> LocationMessage {
         LocationMessage(
             latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
             horizontalAccuracy: fix.horizontalAccuracy, verticalAccuracy: fix.verticalAccuracy, speed: fix.speed,

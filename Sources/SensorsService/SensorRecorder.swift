@@ -58,7 +58,7 @@ public struct SensorRecorder<C: Clock>: Service where C.Duration == Duration {
                     let started = ContinuousClock.now
                     defer { context.metrics.handled(message, since: started) }
                     let suffix = String(message.topic.dropFirst(prefix.count))
-                    let t = Self.seconds(start.duration(to: clock.now))
+                    let t = start.duration(to: clock.now).inSeconds
                     guard var line = RecordedMessage(t: t, topic: suffix, payload: message.payload).line() else {
                         await context.errors.reject(message, reason: "the payload is not a JSON object; not recorded")
                         continue
@@ -87,9 +87,5 @@ public struct SensorRecorder<C: Clock>: Service where C.Duration == Duration {
         try? await context.bus.unsubscribe(subscription)
         context.logger.info("recording finished", metadata: ["file": "\(file.path)", "sensors.messages": "\(written)"])
         return written
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        duration.inSeconds
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import ServiceLifecycle
 
 extension BusServiceContext {
     /// Runs `operation` until it succeeds, waiting 250 ms after the first failure and twice as long after each next
@@ -23,6 +24,24 @@ extension BusServiceContext {
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
+        }
+    }
+}
+
+extension BusServiceContext {
+    /// Opens a service's database at start: `migrate` is retried with backoff while the database is unreachable or
+    /// still starting (compose starts PostgreSQL beside the services), until it succeeds or the service is told to stop.
+    /// - Parameters:
+    ///   - what: The database, for the log ("the activity database").
+    ///   - migrate: Brings the schema up to date.
+    /// - Returns: false when the service was told to stop first (its database client may report the cancellation its
+    ///   own way): then there is nothing to do but close the store.
+    public func openDatabase(_ what: String, migrate: @escaping @Sendable () async throws -> Void) async throws -> Bool {
+        do {
+            try await cancelWhenGracefulShutdown { try await self.retrying("open \(what)") { try await migrate() } }
+            return true
+        } catch let error where Task.isCancelled || error is CancellationError {
+            return false
         }
     }
 }

@@ -9,13 +9,12 @@ public struct SettledSubscription: AsyncSequence, Sendable {
     public typealias Element = BusMessage
     public typealias Failure = Never
 
-    /// The subscription underneath, with the sync topic among its filters.
-    public let subscription: BusSubscription
+    /// The subscription underneath, with the sync topic among its filters (read it through this type, which leaves
+    /// the sync topic's messages out).
+    let subscription: BusSubscription
     /// The non-retained messages that arrived before the retained state was read (those queued for the service's
     /// persistent session while it was away), in broker order: handle them now.
     public let queued: [BusMessage]
-    /// Whether the sync marker came back within the window (if not, the retained state read so far is all there is).
-    public let synced: Bool
     /// The sync topic, whose messages are left out.
     let syncTopic: String
 
@@ -94,6 +93,6 @@ extension BusServiceContext {
                     "sync.topic": "\(syncTopic)", "sync.waited": "\(window)",
                 ])
         }
-        return SettledSubscription(subscription: subscription, queued: queued, synced: synced, syncTopic: syncTopic)
+        return SettledSubscription(subscription: subscription, queued: queued, syncTopic: syncTopic)
     }
 }

@@ -17,14 +17,14 @@ public struct ErrorReporter: Sendable {
     /// The service's instruments: `stepcompass_rejected_inputs_total` by kind, each counter made once.
     private let metrics: ServiceInstruments
 
-    /// - Parameter metrics: The service's instruments (its context's); nil makes its own.
-    public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger, metrics: ServiceInstruments? = nil) {
+    /// - Parameter metrics: The service's instruments (its context's).
+    public init(bus: any MessageBus, topics: Topics, service: String, logger: Logger, metrics: ServiceInstruments) {
         self.bus = bus
         self.topic = topics.errors(service)
         self.errorRoot = topics.errors("")
         self.logger = logger
         self.topics = topics
-        self.metrics = metrics ?? ServiceInstruments(service: service, topics: topics)
+        self.metrics = metrics
     }
 
     struct Report: Encodable {

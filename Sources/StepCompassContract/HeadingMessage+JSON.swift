@@ -35,8 +35,8 @@ extension HeadingMessage {
     }
 
     /// Appends `key` and a number (`null` when nil); false for a number that is not finite.
-    private static func append(_ key: StaticString, number value: Double?, to json: inout String) -> Bool {
-        json += key.description
+    private static func append(_ key: String, number value: Double?, to json: inout String) -> Bool {
+        json += key
         guard let value else {
             json += "null"
             return true
@@ -48,8 +48,8 @@ extension HeadingMessage {
 
     /// Appends `key` and a string between quotes (`null` when nil); false for a string that would need escaping (not
     /// printable ASCII, or a `"` or `\`).
-    private static func append(_ key: StaticString, text value: String?, to json: inout String) -> Bool {
-        json += key.description
+    private static func append(_ key: String, text value: String?, to json: inout String) -> Bool {
+        json += key
         guard let value else {
             json += "null"
             return true

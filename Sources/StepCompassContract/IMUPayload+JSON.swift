@@ -3,16 +3,12 @@ extension IMUPayload {
     /// `{"timestamp"?, "accel", "mag", "gyro"?}`, numbers unrounded (Swift's shortest exact form); nil when a number
     /// is not finite, which JSON cannot carry.
     public var json: String? {
-        guard Self.allFinite(accel), Self.allFinite(mag), gyro.map(Self.allFinite) != false else { return nil }
+        guard Self.isFinite(accel), Self.isFinite(mag), gyro.map(Self.isFinite) != false else { return nil }
         var text = "{"
         if let timestamp { text += #""timestamp":"\#(timestamp)","# }
         text += #""accel":"# + Self.vector(accel) + #","mag":"# + Self.vector(mag)
         if let gyro { text += #","gyro":"# + Self.vector(gyro) }
         return text + "}"
-    }
-
-    private static func allFinite(_ vector: SIMD3<Double>) -> Bool {
-        vector.x.isFinite && vector.y.isFinite && vector.z.isFinite
     }
 
     private static func vector(_ value: SIMD3<Double>) -> String {

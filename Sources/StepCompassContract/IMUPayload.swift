@@ -36,7 +36,7 @@ public struct IMUPayload: Sendable, Hashable, Codable {
         guard (mag * mag).sum() > 0 else { throw InputError("'mag' is zero: no magnetic field") }
     }
 
-    private static func isFinite(_ vector: SIMD3<Double>) -> Bool {
+    static func isFinite(_ vector: SIMD3<Double>) -> Bool {
         vector.x.isFinite && vector.y.isFinite && vector.z.isFinite
     }
 
@@ -94,9 +94,6 @@ extension FastJSONReader {
         }
         skipSpace()
         guard index == bytes.count, let accel, let mag else { return nil }
-        let text = timestamp.map { range in
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-        }
-        return IMUPayload(timestamp: text, accel: accel, mag: mag, gyro: gyro)
+        return IMUPayload(timestamp: timestamp.map(text), accel: accel, mag: mag, gyro: gyro)
     }
 }

@@ -8,8 +8,9 @@ public struct SimulationTruthMessage: Codable, Sendable, Hashable {
     public var longitude: Double
     /// The true heading of the phone, degrees clockwise from true north.
     public var heading: Double
-    /// East and north of the start, in metres.
+    /// Metres north of the start (the frame of `position`).
     public var x: Double
+    /// Metres east of the start.
     public var y: Double
     /// Steps taken since the start.
     public var steps: Int
