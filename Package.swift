@@ -73,6 +73,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         // MARK: The bus: protocol, its two implementations, and test support
@@ -165,7 +166,10 @@ let package = Package(
             ]),
         .target(
             name: "CompassService",
-            dependencies: ["Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration, metrics]),
+            dependencies: [
+                "Bus", "ServiceRuntime", "CompassKit", "GeoMagnetism", "StepDetection", log, lifecycle, configuration, metrics,
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]),
         .target(
             name: "MarkerService",
             dependencies: [
@@ -231,7 +235,8 @@ let package = Package(
         .executableTarget(
             name: "StepCompassBusLab",
             dependencies: [
-                "Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", argumentParser, log,
+                "Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", "MarkerKit",
+                "WalkerSimulation", argumentParser, log,
             ],
             path: "Sources/StepCompassBusLab"
         ),
@@ -345,7 +350,14 @@ let package = Package(
             name: "StepCompassClientTests",
             dependencies: ["StepCompassClient", "DashboardKit", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", log]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "InMemoryBus", "MosquittoBus", "BusTesting"]),
-        .testTarget(name: "StackTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "StepCompassContract", log]),
+        .testTarget(
+            name: "StackTests",
+            dependencies: [
+                "Bus", "MosquittoBus", "BusTesting", "StepCompassContract", log,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         .testTarget(name: "MosquittoBusTests", dependencies: ["Bus", "MosquittoBus", "BusTesting", "CMosquitto"]),
         .testTarget(
             name: "ServiceRuntimeTests",
@@ -372,7 +384,7 @@ if Context.environment["STEPCOMPASS_BENCHMARKS"] != nil {
     package.targets += [
         .executableTarget(
             name: "MarkerBenchmarks",
-            dependencies: ["MarkerKit", benchmark],
+            dependencies: ["MarkerKit", "WalkerSimulation", benchmark],
             path: "Benchmarks/MarkerBenchmarks",
             swiftSettings: strictSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
@@ -386,3 +398,4 @@ if Context.environment["STEPCOMPASS_BENCHMARKS"] != nil {
         ),
     ]
 }
+

@@ -29,13 +29,14 @@ public func buildActivity(config: ConfigReader, logger: Logger, bus: any Connect
 }
 
 /// Builds the activity service with `configuration` and `store` (tests pass their own store), and the playlist
-/// catalogue when it was already read.
+/// catalogue when it was already read, on `clock` (cadence windows, publish intervals, retention; tests pass a manual
+/// one).
 public func buildActivity(
     config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: ActivityConfiguration, store: any ActivityStore,
-    catalogue: PlaylistCatalogue? = nil
+    catalogue: PlaylistCatalogue? = nil, clock: some Clock<Duration> = ContinuousClock()
 ) throws -> ServiceGroup {
     let catalogue = try catalogue ?? configuration.loadCatalogue()
-    let runtime = BusRuntime(service: "activity", config: config, logger: logger, bus: bus)
+    let runtime = BusRuntime(service: "activity", config: config, logger: logger, bus: bus, clock: ServiceClock(clock))
     let service = ActivityService(configuration: configuration, catalogue: catalogue, store: store, context: runtime.context)
     return runtime.group([service])
 }

@@ -38,8 +38,8 @@ public actor ActivityService: Service {
     var pending: [StepRecord] = []
     var dirty: Set<String> = []
     /// Devices last published walking (cadence above 0), with when their cadence window ends if no step comes.
-    var cadenceEnds: [String: ContinuousClock.Instant] = [:]
-    private var nextRetention = ContinuousClock.now
+    var cadenceEnds: [String: ServiceClock.Instant] = [:]
+    private var nextRetention: ServiceClock.Instant
     /// `stepcompass_activity_write_seconds`: the time a batch of steps takes to write.
     private let writeSeconds: Metrics.Timer
 
@@ -55,6 +55,7 @@ public actor ActivityService: Service {
         self.store = store
         self.context = context
         self.writeSeconds = context.metrics.timer("stepcompass_activity_write_seconds")
+        self.nextRetention = context.clock.now
     }
 
     /// Migrates the store, waits for the bus, subscribes, says ready, then handles messages until the group shuts
@@ -144,7 +145,7 @@ public actor ActivityService: Service {
                 let count = try input.count()
                 let date = try Timestamp.date(input.timestamp)
                 let state = deviceState(device)
-                devices[device]?.lastReceived = .now
+                devices[device]?.lastReceived = context.clock.now
                 let time = date.timeIntervalSince1970
                 pending.append(StepRecord(device: device, count: count, time: time, buckets: state.calendar.buckets(of: date)))
             case .permissions:
@@ -226,11 +227,11 @@ public actor ActivityService: Service {
     }
 
     /// The earliest moment a held `activity` message or the retention falls due.
-    private func nextDeadline() -> ContinuousClock.Instant {
+    private func nextDeadline() -> ServiceClock.Instant {
         var deadline = nextRetention
         for end in cadenceEnds.values { deadline = min(deadline, end) }
         for device in dirty {
-            guard let last = devices[device]?.lastPublished else { return .now }
+            guard let last = devices[device]?.lastPublished else { return context.clock.now }
             deadline = min(deadline, last.advanced(by: configuration.publishInterval))
         }
         return deadline
@@ -238,7 +239,7 @@ public actor ActivityService: Service {
 
     /// Publishes the `activity` of every changed device whose interval has passed.
     private func publishDue() async throws {
-        let now = ContinuousClock.now
+        let now = context.clock.now
         for (device, end) in cadenceEnds where end <= now {
             // A walking device sent no steps for a cadence window: its activity goes out again, with a cadence of 0.
             cadenceEnds[device] = nil
@@ -251,9 +252,9 @@ public actor ActivityService: Service {
         }
     }
 
-    private func publishActivity(_ device: String, now: ContinuousClock.Instant) async throws {
+    private func publishActivity(_ device: String, now: ServiceClock.Instant) async throws {
         var state = deviceState(device)
-        let time = state.lastTime ?? Date().timeIntervalSince1970
+        let time = state.lastTime ?? context.clock.date.timeIntervalSince1970
         let date = Date(timeIntervalSince1970: time)
         let dayStarts = state.calendar.dayStarts(endingWith: date, count: 7)
         if state.days == nil, let first = dayStarts.first, let last = dayStarts.last {
@@ -310,9 +311,9 @@ public actor ActivityService: Service {
 
     /// Deletes minute buckets older than the retention, at start and then every hour.
     private func retainIfDue() async {
-        guard ContinuousClock.now >= nextRetention else { return }
-        nextRetention = ContinuousClock.now.advanced(by: .seconds(3_600))
-        let cutoff = Int64(Date().timeIntervalSince1970) - Int64(configuration.retainMinutesDays) * 86_400
+        guard context.clock.now >= nextRetention else { return }
+        nextRetention = context.clock.now.advanced(by: .seconds(3_600))
+        let cutoff = Int64(context.clock.date.timeIntervalSince1970) - Int64(configuration.retainMinutesDays) * 86_400
         do {
             let deleted = try await store.deleteMinutes(before: cutoff)
             context.logger.info(

@@ -18,9 +18,9 @@ struct DeviceActivity {
     var lastTime: Double?
     /// When the service received the device's last step message: the cadence's minute runs on from there, so a
     /// device that stops sending falls back to a cadence of 0.
-    var lastReceived: ContinuousClock.Instant?
+    var lastReceived: ServiceClock.Instant?
     /// When the last `activity` message went out.
-    var lastPublished: ContinuousClock.Instant?
+    var lastPublished: ServiceClock.Instant?
     /// The last payload published, to publish only changes.
     var lastPayload: ActivityMessage?
 
@@ -30,9 +30,9 @@ struct DeviceActivity {
     }
 
     /// The cadence now: at the last step message's time, plus the time since it was received.
-    func currentCadence(now: ContinuousClock.Instant) -> Double {
+    func currentCadence(now: ServiceClock.Instant) -> Double {
         let time = lastTime ?? 0
-        let idle = lastReceived.map { max(0, (now - $0).inSeconds) } ?? 0
+        let idle = lastReceived.map { max(0, $0.duration(to: now).inSeconds) } ?? 0
         return cadence.cadence(at: time + idle)
     }
 }

@@ -5,6 +5,11 @@ extension BusSubscription {
     ///
     /// A message that arrives just as the deadline passes is returned, never lost: both children are drained.
     public func next(before deadline: ContinuousClock.Instant) async -> BusMessage? {
+        await next(before: deadline, clock: ContinuousClock())
+    }
+
+    /// The next message, or nil once `deadline` passes on `clock` (or the task is cancelled).
+    public func next<C: Clock>(before deadline: C.Instant, clock: C) async -> BusMessage? {
         let subscription = self
         return await withTaskGroup(of: BusMessage?.self) { group in
             group.addTask {
@@ -12,7 +17,7 @@ extension BusSubscription {
                 return await iterator.next()
             }
             group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                try? await clock.sleep(until: deadline, tolerance: nil)
                 return nil
             }
             var result = await group.next() ?? nil
@@ -42,6 +47,11 @@ extension BusSubscription {
     /// For a service that batches its input and also has timed work (a held publish, a retention, a rest timer). A
     /// batch taken just as the deadline passes is returned, never lost.
     public func nextBatch(limit: Int, before deadline: ContinuousClock.Instant) async -> SubscriptionBatch {
+        await nextBatch(limit: limit, before: deadline, clock: ContinuousClock())
+    }
+
+    /// As ``nextBatch(limit:before:)``, with the deadline on `clock` (a service's own, a manual one in tests).
+    public func nextBatch<C: Clock>(limit: Int, before deadline: C.Instant, clock: C) async -> SubscriptionBatch {
         let subscription = self
         return await withTaskGroup(of: SubscriptionBatch.self) { group in
             group.addTask {
@@ -49,7 +59,7 @@ extension BusSubscription {
                 return batch.isEmpty ? .ended : .messages(batch)
             }
             group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                try? await clock.sleep(until: deadline, tolerance: nil)
                 return .timeout
             }
             let first = await group.next() ?? .timeout

@@ -17,8 +17,9 @@ actor CompassEngine {
     private let context: BusServiceContext
     private let decoder = PayloadDecoder()
     private let encoder: JSONEncoder
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    /// The service's clock (the context's): windows, stale detection and heading timestamps run on it.
+    private let clock: ServiceClock
+    private let start: ServiceClock.Instant
     private var devices: [String: DeviceCompass] = [:]
     private var outbox: [DeviceCompass.Outbound] = []
     /// Messages waiting to be published, in the order the state changed. The engine is an actor, and a publish
@@ -39,6 +40,7 @@ actor CompassEngine {
         self.context = context
         encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
+        clock = context.clock
         start = clock.now
         headingsPublished = context.metrics.counter("stepcompass_compass_headings_published_total")
         headingsHeld = context.metrics.counter("stepcompass_compass_headings_held_total")
@@ -48,9 +50,8 @@ actor CompassEngine {
     var deviceCount: Int { devices.count }
 
     private func now() -> DeviceCompass.Moment {
-        let elapsed = clock.now - start
-        let seconds = elapsed.inSeconds
-        return DeviceCompass.Moment(date: Date(), wall: seconds)
+        let seconds = start.duration(to: clock.now).inSeconds
+        return DeviceCompass.Moment(date: clock.date, wall: seconds)
     }
 
     /// Applies one received message; a bad one is reported on the error topic and dropped.
@@ -84,13 +85,13 @@ actor CompassEngine {
 
     /// Marks the start of the restore, so its quiet period counts from the subscription.
     func beginRestore() {
-        lastRestoreActivity = clock.now
+        lastRestoreActivity = .now
     }
 
     /// Applies one message of the start-up restore: a retained `bearing-lock` or `heading` published by an
     /// earlier run. Live (non-retained) messages are ignored; a bad one is reported and dropped.
     func restore(_ message: BusMessage) async {
-        lastRestoreActivity = clock.now
+        lastRestoreActivity = .now
         guard message.retain, !message.payload.isEmpty else { return }
         do {
             try applyRestore(message)

@@ -24,7 +24,9 @@ extension CompassService {
         let subscription = try await context.bus.subscribe(to: try restoreRequests)
         await engine.beginRestore()
         let quiet = Duration.seconds(configuration.restoreQuietPeriod)
-        let deadline = ContinuousClock.now + max(.seconds(2), quiet * 10)
+        // Real time, not the service's clock: the quiet period waits for the broker's retained messages.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: max(.seconds(2), quiet * 10))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in subscription {
@@ -33,9 +35,9 @@ extension CompassService {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    let due = min(deadline, (await engine.lastRestoreActivity ?? .now) + quiet)
-                    if ContinuousClock.now >= due { return }
-                    do { try await Task.sleep(until: due) } catch { return }
+                    let due = min(deadline, (await engine.lastRestoreActivity ?? clock.now).advanced(by: quiet))
+                    if clock.now >= due { return }
+                    do { try await clock.sleep(until: due) } catch { return }
                 }
             }
             await group.next()

@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 public import Bus
 import CompassKit
 public import GeoMagnetism
@@ -88,8 +89,8 @@ public struct CompassService: Service {
                 }
             }
             group.addTask {
-                while !Task.isCancelled {
-                    do { try await Task.sleep(for: .seconds(tick)) } catch { return }
+                // On the context's clock: a test advances it to end rate windows and mark devices stale.
+                for await _ in AsyncTimerSequence(interval: .seconds(tick), clock: context.clock) {
                     await engine.tick()
                 }
             }

@@ -26,7 +26,8 @@ public func buildJournal(config: ConfigReader, logger: Logger, bus: any Connecta
 
 /// Builds the journal service with `configuration` and `store` (tests pass their own).
 public func buildJournal(
-    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: JournalConfiguration, store: any JournalStore
+    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: JournalConfiguration, store: any JournalStore,
+    clock: some Clock<Duration> = ContinuousClock()
 ) throws -> ServiceGroup {
     let cache: ImageCache
     do {
@@ -34,7 +35,7 @@ public func buildJournal(
     } catch {
         throw ConfigurationError("the setting 'cache.dir' ('\(configuration.cacheDirectory.prefix(200))'): \(error)")
     }
-    let runtime = BusRuntime(service: "journal", config: config, logger: logger, bus: bus)
+    let runtime = BusRuntime(service: "journal", config: config, logger: logger, bus: bus, clock: ServiceClock(clock))
     let client = PhotoHTTPClient(configuration: configuration)
     let finder = PhotoFinder(configuration: configuration, client: client.client, cache: cache, logger: logger)
     let service = JournalService(configuration: configuration, store: store, finder: finder, context: runtime.context)

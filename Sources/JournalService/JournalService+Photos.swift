@@ -20,7 +20,7 @@ extension JournalService {
         let finder = self.finder
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
-                let jobs = takeDue(now: Date().timeIntervalSince1970, limit: configuration.concurrentLookups - inFlight.count)
+                let jobs = takeDue(now: context.clock.date.timeIntervalSince1970, limit: configuration.concurrentLookups - inFlight.count)
                 for job in jobs {
                     group.addTask {
                         // Asked again before every request: a walk stopped or a permission withdrawn while the lookup
@@ -32,7 +32,7 @@ extension JournalService {
                     }
                 }
                 // Until a lookup ends, a point is queued, or the next retry falls due (at most a second).
-                await wake.wait(atMost: nextDueDelay(now: Date().timeIntervalSince1970))
+                await wake.wait(atMost: nextDueDelay(now: context.clock.date.timeIntervalSince1970), on: context.clock)
             }
             group.cancelAll()
         }
@@ -83,7 +83,7 @@ extension JournalService {
     /// the walk's next lookup can never start on the same point or with an out-of-date list of its photos.
     func complete(_ job: WalkPhotoPoint, device: String, _ outcome: PhotoFinder.Outcome) async {
         var point = job
-        let now = Date().timeIntervalSince1970
+        let now = context.clock.date.timeIntervalSince1970
         let outcomeName: String
         switch outcome {
         case .found(let photo, let file):

@@ -115,7 +115,7 @@ public actor JournalService: Service {
         // Rests are checked at least this often (--auto).
         let tick = Duration.milliseconds(Int64(min(5, configuration.restSeconds / 4) * 1_000))
         while !Task.isCancelled {
-            switch await settled.nextBatch(limit: configuration.maximumBatch, before: .now.advanced(by: tick)) {
+            switch await settled.nextBatch(limit: configuration.maximumBatch, before: context.clock.now.advanced(by: tick)) {
             case .messages(let messages):
                 for message in messages { await handle(message) }
             case .timeout:
@@ -170,9 +170,9 @@ public actor JournalService: Service {
             case .commandWalk:
                 guard case .walk(let start, let name) = try DeviceCommand.decode(.commandWalk, json: message.payload) else { return }
                 if start {
-                    try await startWalk(device: device, name: name, at: Date().timeIntervalSince1970, automatic: false)
+                    try await startWalk(device: device, name: name, at: context.clock.date.timeIntervalSince1970, automatic: false)
                 } else {
-                    try await stopWalk(device: device, at: Date().timeIntervalSince1970, automatic: false)
+                    try await stopWalk(device: device, at: context.clock.date.timeIntervalSince1970, automatic: false)
                 }
             default:
                 return
@@ -233,7 +233,7 @@ public actor JournalService: Service {
         }
         // Rest is real time: the receive time, on the same clock as the rest check (a simulator's or a replay's
         // timestamps may be hours away from it).
-        let decision = state.auto.stepped(at: Date().timeIntervalSince1970, walking: state.walk != nil)
+        let decision = state.auto.stepped(at: context.clock.date.timeIntervalSince1970, walking: state.walk != nil)
         devices[device] = state
         if case .start(let at) = decision {
             try await startWalk(device: device, name: nil, at: at, automatic: true)
@@ -243,7 +243,7 @@ public actor JournalService: Service {
     /// Stops the walks whose device has rested long enough (`--auto`).
     private func checkRest() async throws {
         guard configuration.auto else { return }
-        let now = Date().timeIntervalSince1970
+        let now = context.clock.date.timeIntervalSince1970
         for (device, state) in devices {
             guard let walk = state.walk else { continue }
             if case .stop(let at) = state.auto.check(now: now, walkStarted: walk.started) {
@@ -321,7 +321,7 @@ public actor JournalService: Service {
             changed.insert(walk.device)
             state.tracker = RouteTracker(settings: configuration.route, resuming: last, photoPointsReached: walk.points)
             // The rest (--auto) counts from the restart, not from the walk's start.
-            _ = state.auto.stepped(at: Date().timeIntervalSince1970, walking: true)
+            _ = state.auto.stepped(at: context.clock.date.timeIntervalSince1970, walking: true)
             devices[walk.device] = state
             walkDevices[walk.id] = walk.device
             let points = try await store.photoPoints(walk: walk.id)
@@ -364,7 +364,7 @@ public actor JournalService: Service {
 
     /// Publishes the `journal` of every device whose walk changed (its distance by 10 m or more).
     func publishChanged() async throws {
-        let now = Timestamp.format(Date())
+        let now = Timestamp.format(context.clock.date)
         for device in changed {
             changed.remove(device)
             guard let state = devices[device] else { continue }

@@ -5,6 +5,7 @@ import JournalKit
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceRuntime
 
 /// Finds the photo of a photo point: searches Flickr (with a key) or Wikimedia Commons, takes the first result not
 /// already in the walk whose image downloads, and caches the image.

@@ -1,3 +1,4 @@
+import ServiceRuntime
 import Synchronization
 
 /// Wakes a loop that waits for work: ``signal()`` from anywhere; ``wait(atMost:)`` returns at the first signal since
@@ -23,10 +24,10 @@ final class WakeSignal: Sendable {
         waiter?.resume()
     }
 
-    /// Returns at a signal, after `timeout`, or on cancellation.
-    func wait(atMost timeout: Duration) async {
+    /// Returns at a signal, after `timeout` on `clock` (the service's), or on cancellation.
+    func wait(atMost timeout: Duration, on clock: ServiceClock) async {
         let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(for: timeout)
             if !Task.isCancelled { signal() }
         }
         await withTaskCancellationHandler {

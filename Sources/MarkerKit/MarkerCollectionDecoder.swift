@@ -53,13 +53,28 @@ public struct MarkerCollectionDecoder: Sendable {
         }.get()
     }
 
-    private func decode(buffer: UnsafeBufferPointer<UInt8>) throws(MarkerDecodingError) -> DecodeReport {
+    /// Decodes a FeatureCollection from UTF-8 bytes in memory the caller owns, telling it as it goes which of them
+    /// it is done with.
+    ///
+    /// `consumed(offset)` is called every few MiB of features with an offset below which the decoder will not
+    /// read `buffer` again (each offset larger than the last), so a caller holding a large document in memory of its
+    /// own can give those pages back while the rest is decoded: a 170 MB file then never has to be resident whole
+    /// next to the markers decoded from it. The callback runs on the decoding thread, before `decode` returns.
+    public func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, consumed: (_ offset: Int) -> Void
+    ) throws(MarkerDecodingError) -> DecodeReport {
+        try decode(buffer: buffer, consumed: consumed)
+    }
+
+    private func decode(
+        buffer: UnsafeBufferPointer<UInt8>, consumed: (Int) -> Void = { _ in }
+    ) throws(MarkerDecodingError) -> DecodeReport {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw MarkerDecodingError.invalidJSON(offset: 0, "empty document")
         }
         var scanner = JSONScanner(base: base, count: buffer.count)
         var builder = ReportBuilder()
-        try DocumentReader.read(&scanner, into: &builder)
+        try DocumentReader.read(&scanner, into: &builder, consumed: consumed)
         return DecodeReport(accepted: builder.accepted, rejected: builder.rejected)
     }
 }
@@ -77,7 +92,12 @@ struct ReportBuilder {
 
 /// Walks the top level of the document and each feature, pulling only the needed members.
 enum DocumentReader {
-    static func read(_ s: inout JSONScanner, into builder: inout ReportBuilder) throws(MarkerDecodingError) {
+    /// Bytes of features between two calls of the `consumed` callback.
+    static let consumedStride = 4 << 20
+
+    static func read(
+        _ s: inout JSONScanner, into builder: inout ReportBuilder, consumed: (Int) -> Void
+    ) throws(MarkerDecodingError) {
         s.skipByteOrderMark()
         let kind = try s.peekKind()
         guard kind == .object else {
@@ -106,7 +126,7 @@ enum DocumentReader {
                     if try s.peekKind() == .array {
                         featuresIsArray = true
                         builder = ReportBuilder()  // a repeated member: the last one counts
-                        try readFeatures(&s, into: &builder)
+                        try readFeatures(&s, into: &builder, consumed: consumed)
                     } else {
                         featuresIsArray = false
                         try s.skipValue(depth: 1)
@@ -131,10 +151,19 @@ enum DocumentReader {
         }
     }
 
-    private static func readFeatures(_ s: inout JSONScanner, into builder: inout ReportBuilder) throws(MarkerDecodingError) {
+    /// Reads the `features` array. Nothing before a finished feature is read again (the scanner only moves forward,
+    /// and what is kept of a feature is copied out of the buffer), so its end can be reported as consumed.
+    private static func readFeatures(
+        _ s: inout JSONScanner, into builder: inout ReportBuilder, consumed: (Int) -> Void
+    ) throws(MarkerDecodingError) {
         guard try s.beginArray() else { return }
         var index = 0
+        var reported = s.position
         repeat {
+            if s.position - reported >= consumedStride {
+                reported = s.position
+                consumed(reported)
+            }
             if try s.peekKind() == .object {
                 var fields = FeatureFields()
                 try fields.read(&s)

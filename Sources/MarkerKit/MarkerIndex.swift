@@ -23,17 +23,31 @@ public struct MarkerIndex: Sendable {
     public init(markers: [Marker]) {
         var positions: [MarkerID: Int] = [:]
         positions.reserveCapacity(markers.count)
-        var unique: [Marker] = []
-        unique.reserveCapacity(markers.count)
-        for marker in markers {
-            let key = MarkerID(marker.id)
-            if positions[key] == nil {
-                positions[key] = unique.count
-                unique.append(marker)
-            }
+        // The usual case, ids already unique (the decoder's output), shares `markers` instead of copying it: at a
+        // million markers the copy is 48 MB.
+        var duplicates = false
+        for (offset, marker) in markers.enumerated() where positions.updateValue(offset, forKey: MarkerID(marker.id)) != nil {
+            duplicates = true
+            break
         }
-        self.positions = positions
-        self.spatialIndex = SpatialIndex(markers: unique)
+        if duplicates {
+            // Start over keeping the first of each id.
+            positions.removeAll(keepingCapacity: true)
+            var unique: [Marker] = []
+            unique.reserveCapacity(markers.count)
+            for marker in markers {
+                let key = MarkerID(marker.id)
+                if positions[key] == nil {
+                    positions[key] = unique.count
+                    unique.append(marker)
+                }
+            }
+            self.positions = positions
+            self.spatialIndex = SpatialIndex(markers: unique)
+        } else {
+            self.positions = positions
+            self.spatialIndex = SpatialIndex(markers: markers)
+        }
     }
 
     /// The marker with exactly this id (byte for byte), if any.

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPFetching
+import MarkerKit
 import NIOCore
 import NIOHTTP1
 
@@ -15,9 +16,39 @@ struct MarkerFetcher: Sendable {
     /// What a fetch produced.
     enum Outcome: Sendable {
         /// A new document, with its validators for the next conditional request.
-        case document(body: [UInt8], etag: String?, lastModified: String?)
+        case document(body: Body, etag: String?, lastModified: String?)
         /// The server said 304: the document in service is current.
         case notModified
+    }
+
+    /// A fetched document's bytes, not yet decoded.
+    enum Body: Sendable {
+        /// An HTTP body (at most `--max-body` bytes), kept after decoding for the disk cache.
+        case http([UInt8])
+        /// A file source (at most `--max-file-size` bytes), in memory of its own that decoding gives back.
+        case file(FileDocument)
+
+        /// The document's size in bytes.
+        var count: Int {
+            switch self {
+            case .http(let bytes): bytes.count
+            case .file(let document): document.count
+            }
+        }
+
+        /// What the disk cache stores: an HTTP body; a file source is not cached (it is on disk already).
+        var cacheable: [UInt8]? {
+            if case .http(let bytes) = self { return bytes }
+            return nil
+        }
+
+        /// Decodes the document (a file source's once only: see ``FileDocument/decode()``).
+        func decode() throws(MarkerDecodingError) -> DecodeReport {
+            switch self {
+            case .http(let bytes): try MarkerCollectionDecoder().decode(bytes)
+            case .file(let document): try document.decode()
+            }
+        }
     }
 
     /// The validators of the document in service.
@@ -49,8 +80,16 @@ struct MarkerFetcher: Sendable {
     func fetch(validators: Validators?) async throws(MarkerServiceError) -> Outcome {
         switch source {
         case .file(let path):
-            let body = try await BlockingFileIO.read(path: path, limit: configuration.maxBodyBytes)
-            return .document(body: body, etag: nil, lastModified: nil)
+            // A local file has its own limit, not the HTTP body's: its size is known before it is read.
+            let limit = configuration.maxFileBytes
+            do {
+                let document = try await BlockingFileIO.run { try FileDocument.read(path: path, limit: limit) }
+                return .document(body: .file(document), etag: nil, lastModified: nil)
+            } catch let error as MarkerServiceError {
+                throw error
+            } catch {
+                throw MarkerServiceError(.fileError, "cannot read '\(path)': \(error)")
+            }
         case .url(let url):
             return try await fetch(url: url, validators: validators)
         }
@@ -85,7 +124,7 @@ struct MarkerFetcher: Sendable {
             throw Self.classify(error, url: url, readingBody: true)
         }
         return .document(
-            body: body, etag: response.headers.first(name: "ETag"),
+            body: .http(body), etag: response.headers.first(name: "ETag"),
             lastModified: response.headers.first(name: "Last-Modified"))
     }
 

@@ -28,7 +28,7 @@ extension MarkerService {
     /// Publishes fresh lists for every known device after the markers changed.
     func republishNearby() async {
         guard let (index, devices) = await store.staleNearby() else { return }
-        let now = Date()
+        let now = context.clock.date
         for device in devices {
             await publishNearby(
                 device: device.device, latitude: device.latitude, longitude: device.longitude, date: now, index: index)

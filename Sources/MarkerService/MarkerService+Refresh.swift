@@ -32,17 +32,17 @@ extension MarkerService {
     func apply(_ update: RefreshPipeline.Update, scheduler: RefreshScheduler) async {
         // A fetch cut short by shutdown is not a failure of the source.
         guard !Task.isCancelled else { return }
-        let now = Date()
+        let now = context.clock.date
         switch update {
         case .loaded(let loaded):
             let status = await store.load(
                 loaded.index, rejected: loaded.report.rejected.count, fromCache: false, updatedAt: now,
                 validators: loaded.validators)
             logLoaded(loaded)
-            if let cache, case .url(let url) = source {
+            if let cache, case .url(let url) = source, let body = loaded.cacheBody {
                 do {
                     try await cache.store(
-                        source: url, body: loaded.body, etag: loaded.validators.etag,
+                        source: url, body: body, etag: loaded.validators.etag,
                         lastModified: loaded.validators.lastModified, fetchedAt: now)
                 } catch {
                     logger.warning("could not write the marker cache", metadata: ["error": "\(error)"])
@@ -60,25 +60,57 @@ extension MarkerService {
         case .failed(let error):
             metrics.fetchFailed(code: error.codeName)
             let (_, failures) = await store.fail(error)
-            var generator = SystemRandomNumberGenerator()
-            let delay = retry.delay(afterFailures: failures, using: &generator)
-            let status = await store.setRetry(at: now.addingTimeInterval(delay.inSeconds))
-            logger.warning(
-                "fetching the markers failed",
+            let (delay, note) = retryDelay(after: error, failures: failures)
+            let retryAt = now.addingTimeInterval(delay.inSeconds)
+            let status = await store.setRetry(at: retryAt, note: note)
+            logger.log(
+                level: error.isPermanent ? .error : .warning,
+                error.isPermanent
+                    ? "fetching the markers failed permanently; next try at the refresh interval"
+                    : "fetching the markers failed; retrying with backoff",
                 metadata: [
                     "error.code": "\(error.codeName)", "error.message": "\(error.message)",
-                    "markers.failures": "\(failures)", "markers.retryIn": "\(delay)",
-                    "markers.inService": "\(status.count ?? 0)",
+                    "markers.failure": "\(error.isPermanent ? "permanent" : "transient")",
+                    "markers.failures": "\(failures)", "markers.retryIn": "\(Self.secondsText(delay)) s",
+                    "markers.retryAt": "\(Timestamp.format(retryAt))", "markers.inService": "\(status.count ?? 0)",
                 ])
             await publishStatus(status)
             await scheduler.schedule(after: delay)
         }
     }
 
+    /// When to try again after `failures` consecutive failures, the last one `error`, and the words the status
+    /// appends to the error's message.
+    ///
+    /// A permanent failure (``MarkerServiceError/isPermanent``: too large, not JSON, not a FeatureCollection) would
+    /// come back on a quick retry, so the source is fetched again at the refresh interval (never sooner than the
+    /// quick backoff would: a refresh interval of 0 must not spin); a transient one on the jittered backoff.
+    func retryDelay(after error: MarkerServiceError, failures: Int) -> (delay: Duration, note: String) {
+        if error.isPermanent {
+            let delay = max(configuration.refreshInterval, retry.ceilingDelay(afterFailures: failures))
+            return (
+                delay,
+                "a permanent failure: the source is fetched again at the refresh interval, in \(Self.secondsText(delay)) s "
+                    + "(or at once on markers/cmd/refresh)"
+            )
+        }
+        var generator = SystemRandomNumberGenerator()
+        let delay = retry.delay(afterFailures: failures, using: &generator)
+        return (delay, "a transient failure: retry \(failures) in \(Self.secondsText(delay)) s")
+    }
+
+    /// Seconds for people: whole above 10 s, else two decimals.
+    static func secondsText(_ duration: Duration) -> String {
+        let seconds = duration.inSeconds
+        return String(format: seconds >= 10 ? "%.0f" : "%.2f", seconds)
+    }
+
     private func logLoaded(_ loaded: RefreshPipeline.Loaded) {
         var metadata: Logger.Metadata = [
             "markers.count": "\(loaded.index.count)", "markers.rejected": "\(loaded.report.rejected.count)",
-            "markers.bytes": "\(loaded.body.count)",
+            "markers.bytes": "\(loaded.byteCount)",
+            "markers.decodeSeconds": "\(String(format: "%.3f", loaded.decodeTime.inSeconds))",
+            "markers.indexSeconds": "\(String(format: "%.3f", loaded.indexTime.inSeconds))",
         ]
         for (reason, count) in loaded.report.countsByReason {
             metadata["markers.rejected.\(reason.rawValue)"] = "\(count)"

@@ -9,7 +9,8 @@ public import ServiceRuntime
 /// The marker geodata service: keeps the source's markers in service and answers over the bus.
 ///
 /// - Refresh: fetch → decode → index runs as one ``RefreshPipeline`` over a stream of triggers
-///   (start, every `refreshInterval`, `markers/cmd/refresh`, and backoff retries after a failure).
+///   (start, every `refreshInterval`, `markers/cmd/refresh`, and retries after a failure: quick, with backoff,
+///   after a transient one; at the refresh interval after a permanent one, see ``MarkerServiceError/isPermanent``).
 ///   Each outcome is published on the retained `markers/status`; a new document also replaces the
 ///   retained `markers/collection` and is written to the disk cache.
 /// - Requests: `markers/nearest` is answered to the MQTT 5 response topic, or to the payload's
@@ -33,7 +34,9 @@ public struct MarkerService: Service {
     ///   - configuration: Source, timeouts, limits, intervals.
     ///   - context: The bus, topics, logger and error reporter.
     /// - Throws: ``MarkerServiceError/invalidConfiguration`` when the source is neither a URL nor a path.
-    public init(configuration: MarkerServiceConfiguration, context: BusServiceContext) throws(MarkerServiceError) {
+    public init(
+        configuration: MarkerServiceConfiguration, context: BusServiceContext
+    ) throws(MarkerServiceError) {
         guard let source = MarkerSource(configuration.source) else {
             throw MarkerServiceError(
                 .invalidConfiguration, "the source '\(configuration.source)' is neither an http(s) URL nor a file path")
@@ -55,6 +58,8 @@ public struct MarkerService: Service {
     var bus: any MessageBus { context.bus }
     var topics: Topics { context.topics }
     var logger: Logger { context.logger }
+    /// The clock the refresh timer and the retries sleep on, and the status is dated by (the context's).
+    var clock: ServiceClock { context.clock }
 
     /// Waits for the bus, restores the cache, subscribes, says ready, then refreshes and answers until the group
     /// shuts down or the task is cancelled.
@@ -85,7 +90,7 @@ public struct MarkerService: Service {
             await publishStatus(await store.status)
         }
         try await context.ready()
-        let scheduler = RefreshScheduler()
+        let scheduler = RefreshScheduler(clock: clock)
         let pipeline = RefreshPipeline(
             fetcher: MarkerFetcher(source: source, configuration: configuration, client: client), store: store)
         await scheduler.trigger(.startup)

@@ -8,7 +8,8 @@ extension MarkerServiceConfiguration {
     /// cache), `connect.timeout`, `read.timeout`, `fetch.deadline`, `max.body` (bytes),
     /// `max.redirects`, `refresh.interval`, `retry.base`, `retry.max`, `collection.limit`,
     /// `nearby.distance` (metres), `nearby.count`. As environment variables: `SOURCE`,
-    /// `CACHE_DIR`, `CONNECT_TIMEOUT`, and so on.
+    /// `CACHE_DIR`, `CONNECT_TIMEOUT`, and so on. `max.file.size` (`MAX_FILE_SIZE`, bytes) is the file source's
+    /// limit; `max.body` applies to HTTP only.
     /// - Parameter config: The service's configuration reader.
     /// - Throws: ``MarkerServiceError`` when a value is out of range.
     public init(config: ConfigReader) throws(MarkerServiceError) {
@@ -41,6 +42,7 @@ extension MarkerServiceConfiguration {
             readTimeout: try seconds("read.timeout", defaults.readTimeout),
             fetchDeadline: try seconds("fetch.deadline", defaults.fetchDeadline),
             maxBodyBytes: try integer("max.body", defaults.maxBodyBytes, minimum: 1),
+            maxFileBytes: try integer("max.file.size", defaults.maxFileBytes, minimum: 1),
             maxRedirects: try integer("max.redirects", defaults.maxRedirects, minimum: 0),
             refreshInterval: try seconds("refresh.interval", defaults.refreshInterval),
             retryBase: try seconds("retry.base", defaults.retryBase),

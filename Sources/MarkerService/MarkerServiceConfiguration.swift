@@ -6,6 +6,9 @@ public struct MarkerServiceConfiguration: Sendable {
     /// The default source: the assignment's marker document.
     public static let defaultSource = "https://assets.acmeaom.com/interview-project/locations.json"
 
+    /// The default file source limit: 2 GiB.
+    public static let defaultMaxFileBytes = 2 * 1024 * 1024 * 1024
+
     /// An `http(s)://` URL or a file path.
     public var source: String
     /// Where fetched documents are kept for a restart without network; nil disables the cache.
@@ -16,8 +19,11 @@ public struct MarkerServiceConfiguration: Sendable {
     public var readTimeout: Duration
     /// A deadline for a whole fetch, so a server trickling bytes cannot hold a refresh for ever.
     public var fetchDeadline: Duration
-    /// The largest body accepted, in bytes, checked while the body streams in.
+    /// The largest HTTP body accepted, in bytes, checked while the body streams in.
     public var maxBodyBytes: Int
+    /// The largest file source accepted, in bytes, checked before it is read (a file's size is known; the HTTP
+    /// limit is against a server that sends without end, so a local file is not held to it).
+    public var maxFileBytes: Int
     /// How many redirects a fetch follows (cycles are always refused).
     public var maxRedirects: Int
     /// How often the source is fetched again after a success.
@@ -40,7 +46,8 @@ public struct MarkerServiceConfiguration: Sendable {
     ///   - connectTimeout: The connect timeout.
     ///   - readTimeout: The read (idle) timeout.
     ///   - fetchDeadline: The deadline of one whole fetch.
-    ///   - maxBodyBytes: The body size limit.
+    ///   - maxBodyBytes: The HTTP body size limit.
+    ///   - maxFileBytes: The file source size limit.
     ///   - maxRedirects: The redirect limit.
     ///   - refreshInterval: The refresh period after a success.
     ///   - retryBase: The first retry delay.
@@ -55,6 +62,7 @@ public struct MarkerServiceConfiguration: Sendable {
         readTimeout: Duration = .seconds(30),
         fetchDeadline: Duration = .seconds(300),
         maxBodyBytes: Int = 64 * 1024 * 1024,
+        maxFileBytes: Int = MarkerServiceConfiguration.defaultMaxFileBytes,
         maxRedirects: Int = 5,
         refreshInterval: Duration = .seconds(900),
         retryBase: Duration = .seconds(1),
@@ -69,6 +77,7 @@ public struct MarkerServiceConfiguration: Sendable {
         self.readTimeout = readTimeout
         self.fetchDeadline = fetchDeadline
         self.maxBodyBytes = maxBodyBytes
+        self.maxFileBytes = maxFileBytes
         self.maxRedirects = maxRedirects
         self.refreshInterval = refreshInterval
         self.retryBase = retryBase

@@ -33,6 +33,23 @@ public struct MarkerServiceError: Error, Sendable, Hashable, CustomStringConvert
     /// The stable code published as `error.code`, e.g. `timeout`, `httpStatus`, `tooLarge`.
     public var codeName: String { code.rawValue }
 
+    /// Whether fetching the same source again soon would fail the same way: the document is larger than the limit
+    /// (`tooLarge`), not JSON (`invalidJSON`), or JSON but not a FeatureCollection (`notAFeatureCollection`). Only a
+    /// new document can change that, so the service tries again at the refresh interval, not on the quick backoff
+    /// (or at once on `markers/cmd/refresh`, for whoever just fixed the source).
+    ///
+    /// Everything else is transient and retried quickly with backoff: a refused or failed connection, a timeout,
+    /// an HTTP error status (a 5xx is a server in trouble; a 404 is as often a deployment in progress), a truncated
+    /// body, redirect trouble, and a file that is missing or unreadable (`fileError`: a mounted volume or a deploy
+    /// step that writes the file may still be on its way, and a file costs nothing to look at again; the backoff
+    /// tops out at `--retry-max`).
+    public var isPermanent: Bool {
+        switch code {
+        case .tooLarge, .invalidJSON, .notAFeatureCollection: true
+        default: false
+        }
+    }
+
     public var description: String { "\(code.rawValue): \(message)" }
 
     /// A configuration value is missing or out of range.

@@ -66,9 +66,13 @@ actor MarkerStore {
         return (status, consecutiveFailures)
     }
 
-    /// Sets when the next attempt is due after a failure.
-    func setRetry(at date: Date) -> MarkersStatusMessage {
+    /// Sets when the next attempt is due after a failure, and says in the error's message which kind of failure
+    /// it was and when that is (`note`).
+    func setRetry(at date: Date, note: String) -> MarkersStatusMessage {
         status.retryAt = Timestamp.format(date)
+        if let error = status.error {
+            status.error = ErrorReply.Body(code: error.code, message: "\(error.message); \(note)")
+        }
         return status
     }
 

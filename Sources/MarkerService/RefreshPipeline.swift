@@ -10,24 +10,31 @@ import MarkerKit
 struct RefreshPipeline: Sendable {
     /// What a fetch produced, before decoding.
     enum Fetched: Sendable {
-        case document(body: [UInt8], validators: MarkerFetcher.Validators, trigger: RefreshTrigger)
+        case document(body: MarkerFetcher.Body, validators: MarkerFetcher.Validators, trigger: RefreshTrigger)
         case notModified
         case failed(MarkerServiceError)
     }
 
-    /// A decoded document.
+    /// A decoded document. The bytes themselves are let go here, except an HTTP body for the disk cache.
     struct Decoded: Sendable {
         var report: DecodeReport
-        var body: [UInt8]
+        /// The body to write to the disk cache (HTTP sources only).
+        var cacheBody: [UInt8]?
+        /// The document's size in bytes.
+        var byteCount: Int
         var validators: MarkerFetcher.Validators
+        var decodeTime: Duration
     }
 
     /// A decoded and indexed document, ready to go in service.
     struct Loaded: Sendable {
         var index: MarkerIndex
         var report: DecodeReport
-        var body: [UInt8]
+        var cacheBody: [UInt8]?
+        var byteCount: Int
         var validators: MarkerFetcher.Validators
+        var decodeTime: Duration
+        var indexTime: Duration
     }
 
     /// The outcome of one trigger.
@@ -48,8 +55,15 @@ struct RefreshPipeline: Sendable {
         return
             triggers
             .map { trigger in await fetch(trigger) }
-            .map { fetched in RefreshPipeline.decode(fetched) }
-            .map { decoded in RefreshPipeline.index(decoded) }
+            .map { fetched in await RefreshPipeline.offload { RefreshPipeline.decode(fetched) } }
+            .map { decoded in await RefreshPipeline.offload { RefreshPipeline.index(decoded) } }
+    }
+
+    /// Runs a CPU-bound stage (a million features take about a second to decode) on swift-nio's thread pool, so
+    /// the two threads of Swift's cooperative pool go on answering requests meanwhile; in place if the pool is gone
+    /// (shutting down).
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        (try? await BlockingFileIO.run(work)) ?? work()
     }
 
     /// Stage 1: fetch, conditionally when markers are in service.
@@ -77,9 +91,13 @@ struct RefreshPipeline: Sendable {
         case .notModified:
             return .success(nil)
         case .document(let body, let validators, _):
+            let started = ContinuousClock.now
             do {
-                let report = try MarkerCollectionDecoder().decode(body)
-                return .success(Decoded(report: report, body: body, validators: validators))
+                let report = try body.decode()
+                return .success(
+                    Decoded(
+                        report: report, cacheBody: body.cacheable, byteCount: body.count, validators: validators,
+                        decodeTime: ContinuousClock.now - started))
             } catch {
                 let code: MarkerServiceError.Code =
                     error == .notAFeatureCollection ? .notAFeatureCollection : .invalidJSON
@@ -96,10 +114,13 @@ struct RefreshPipeline: Sendable {
         case .success(nil):
             return .notModified
         case .success(let decoded?):
+            let started = ContinuousClock.now
+            let index = MarkerIndex(markers: decoded.report.accepted)
             return .loaded(
                 Loaded(
-                    index: MarkerIndex(markers: decoded.report.accepted), report: decoded.report,
-                    body: decoded.body, validators: decoded.validators))
+                    index: index, report: decoded.report, cacheBody: decoded.cacheBody, byteCount: decoded.byteCount,
+                    validators: decoded.validators, decodeTime: decoded.decodeTime,
+                    indexTime: ContinuousClock.now - started))
         }
     }
 }

@@ -1,3 +1,5 @@
+import ServiceRuntime
+
 /// Why a refresh runs.
 enum RefreshTrigger: Sendable {
     case startup, scheduled, command
@@ -8,12 +10,17 @@ enum RefreshTrigger: Sendable {
 ///
 /// The triggers form an `AsyncStream` that keeps only the newest pending trigger, so commands
 /// arriving during a fetch coalesce into one more fetch instead of a queue of them.
+///
+/// The timer sleeps on the service's clock (its context's: continuous in the executable; a manual one in tests, which
+/// then see exactly which delay was armed and decide when it passes).
 actor RefreshScheduler {
     let triggers: AsyncStream<RefreshTrigger>
     private let continuation: AsyncStream<RefreshTrigger>.Continuation
+    private let clock: ServiceClock
     private var timer: Task<Void, Never>?
 
-    init() {
+    init(clock: ServiceClock) {
+        self.clock = clock
         (triggers, continuation) = AsyncStream.makeStream(of: RefreshTrigger.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -26,9 +33,10 @@ actor RefreshScheduler {
     func schedule(after delay: Duration) {
         timer?.cancel()
         let continuation = continuation
+        let clock = clock
         timer = Task {
             do {
-                try await Task.sleep(for: delay)
+                try await clock.sleep(for: delay)
                 continuation.yield(.scheduled)
             } catch {
                 // Re-armed or stopped.

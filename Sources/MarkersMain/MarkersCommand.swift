@@ -39,8 +39,15 @@ struct MarkersCommand: AsyncParsableCommand {
         help: "Deadline of one whole fetch in seconds (env FETCH_DEADLINE, default 300).")
     var fetchDeadline: Double?
 
-    @Option(name: .customLong("max-body"), help: "Largest body in bytes (env MAX_BODY, default 67108864).")
+    @Option(
+        name: .customLong("max-body"),
+        help: "Largest HTTP body in bytes; a file source has --max-file-size (env MAX_BODY, default 67108864).")
     var maxBody: Int?
+
+    @Option(
+        name: .customLong("max-file-size"),
+        help: "Largest file source in bytes, checked before reading (env MAX_FILE_SIZE, default 2147483648).")
+    var maxFileSize: Int?
 
     @Option(
         name: .customLong("max-redirects"),
@@ -48,12 +55,16 @@ struct MarkersCommand: AsyncParsableCommand {
     var maxRedirects: Int?
 
     @Option(
-        name: .customLong("refresh-interval"), help: "Seconds between refreshes (env REFRESH_INTERVAL, default 900).")
+        name: .customLong("refresh-interval"),
+        help: """
+            Seconds between refreshes, and before the next try after a permanent failure: too large, not JSON, not \
+            a FeatureCollection (env REFRESH_INTERVAL, default 900).
+            """)
     var refreshInterval: Double?
 
     @Option(
         name: .customLong("retry-base"),
-        help: "First retry delay in seconds after a failure (env RETRY_BASE, default 1).")
+        help: "First retry delay in seconds after a transient failure (env RETRY_BASE, default 1).")
     var retryBase: Double?
 
     @Option(name: .customLong("retry-max"), help: "Longest retry delay in seconds (env RETRY_MAX, default 300).")
@@ -84,7 +95,7 @@ struct MarkersCommand: AsyncParsableCommand {
         ]
         for (name, value) in doubles { values.set(name, value) }
         let ints: [(String, Int?)] = [
-            ("max.body", maxBody), ("max.redirects", maxRedirects), ("collection.limit", collectionLimit),
+            ("max.body", maxBody), ("max.file.size", maxFileSize), ("max.redirects", maxRedirects), ("collection.limit", collectionLimit),
             ("nearby.count", nearbyCount),
         ]
         for (name, value) in ints { values.set(name, value) }

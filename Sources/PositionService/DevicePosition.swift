@@ -25,6 +25,8 @@ actor DevicePosition {
     /// The latest heading seen before the calculator exists (a retained heading arrives before or after the
     /// retained position, in no fixed order).
     private var knownHeading: Double?
+    /// The timestamp of the device's last heading or steps message (its own clock).
+    private var lastInputTime: Date?
     /// Counts the batches applied (moves of `stepsPerUpdate` steps).
     private let batches: Counter?
 
@@ -43,8 +45,9 @@ actor DevicePosition {
     /// Whether the device has a calculator (restored or started).
     var isLive: Bool { calculator != nil }
 
-    /// Restores the device from its retained position, unless it is already live.
-    func restore(from state: PositionState) -> Outcome {
+    /// Restores the device from its retained position, unless it is already live; batches it completes are
+    /// published with `timestamp` (the service's clock).
+    func restore(from state: PositionState, timestamp: Date) -> Outcome {
         guard calculator == nil else { return .nothing }
         do {
             var restored = try PositionCalculator(
@@ -54,7 +57,7 @@ actor DevicePosition {
             let pending = restored.applyPendingBatches()
             if !pending.isEmpty { batches?.increment(by: pending.count) }
             calculator = restored
-            return pending.isEmpty ? .nothing : .publish(pending, timestamp: Date())
+            return pending.isEmpty ? .nothing : .publish(pending, timestamp: timestamp)
         } catch {
             return .reject("the retained position cannot be restored: \(error)")
         }
@@ -63,6 +66,7 @@ actor DevicePosition {
     /// Takes a heading; creates the calculator only when `start` is true (after the settle window), so that a
     /// retained heading does not pre-empt a retained position that arrives after it.
     func heading(_ degrees: Double, timestamp: Date, start: Bool) -> Outcome {
+        lastInputTime = timestamp
         guard var current = calculator ?? (start ? makeCalculator() : nil) else {
             knownHeading = degrees
             return .nothing
@@ -81,6 +85,7 @@ actor DevicePosition {
     /// Takes a cumulative step count, and the session distance the message reported (used with estimated step
     /// lengths only).
     func steps(_ count: Int, distance: Double? = nil, timestamp: Date) -> Outcome {
+        lastInputTime = timestamp
         guard var current = calculator ?? makeCalculator() else { return .nothing }
         do {
             let before = current
@@ -93,12 +98,15 @@ actor DevicePosition {
         }
     }
 
-    /// Handles `cmd/reset-position`.
-    func reset(timestamp: Date) -> Outcome {
+    /// Handles `cmd/reset-position`: the reset position is stamped with the device's last input time (its own clock),
+    /// `now` (the service's clock) when it has sent none. A device whose clock is not the service's (the simulator at
+    /// 4x, a replayed recording) keeps its positions in time order: a reset stamped with the service's date would be
+    /// ahead of every later position, and readers that keep the newest (the journal's route) would skip the walk's rest.
+    func reset(now: Date) -> Outcome {
         guard var current = calculator ?? makeCalculator() else { return .nothing }
         let state = current.reset()
         calculator = current
-        return .publish([state], timestamp: timestamp)
+        return .publish([state], timestamp: lastInputTime ?? now)
     }
 
     private func makeCalculator() -> PositionCalculator? {

@@ -11,17 +11,21 @@ import ServiceRuntime
 ///   - config: The configuration (``PositionConfiguration/init(config:)`` and `topic.prefix`).
 ///   - logger: The service's logger.
 ///   - bus: The bus, not yet connected.
+///   - clock: The service's clock: the timestamps of positions whose input had none (tests pass a manual one).
 /// - Returns: The bus connection and the service, in one group.
 /// - Throws: `ConfigurationError` for a `heading.source` other than `device` or `walking`, or a `step.length` that
 ///   is neither a number nor `estimated`.
-public func buildPosition(config: ConfigReader, logger: Logger, bus: any ConnectableBus) throws -> ServiceGroup {
-    try buildPosition(config: config, logger: logger, bus: bus, configuration: PositionConfiguration(config: config))
+public func buildPosition(
+    config: ConfigReader, logger: Logger, bus: any ConnectableBus, clock: some Clock<Duration> = ContinuousClock()
+) throws -> ServiceGroup {
+    try buildPosition(config: config, logger: logger, bus: bus, configuration: PositionConfiguration(config: config), clock: clock)
 }
 
 /// Builds the position calculator with `configuration` (the executable adjusts what it read from `config`);
 /// `config` still gives the runtime's settings (`topic.prefix`, ...).
 public func buildPosition(
-    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: PositionConfiguration
+    config: ConfigReader, logger: Logger, bus: any ConnectableBus, configuration: PositionConfiguration,
+    clock: some Clock<Duration> = ContinuousClock()
 ) throws -> ServiceGroup {
     if let source = config.string(forKey: "heading.source"),
         PositionConfiguration.HeadingSource(rawValue: source.trimmingCharacters(in: .whitespaces).lowercased()) == nil
@@ -33,7 +37,7 @@ public func buildPosition(
     {
         throw ConfigurationError("the setting 'step.length' is '\(text.prefix(40))'; expected metres or estimated")
     }
-    let runtime = BusRuntime(service: "position", config: config, logger: logger, bus: bus)
+    let runtime = BusRuntime(service: "position", config: config, logger: logger, bus: bus, clock: ServiceClock(clock))
     let service = try PositionService(configuration: configuration, context: runtime.context)
     return runtime.group([service])
 }

@@ -126,7 +126,7 @@ public actor PositionService: Service {
             switch suffix {
             case .position:
                 let state = try PositionState(decoder.decode(PositionMessage.self, from: message.payload))
-                outcome = await tracker.restore(from: state)
+                outcome = await tracker.restore(from: state, timestamp: context.clock.date)
                 if case .reject = outcome {
                 } else {
                     context.logger.info(
@@ -137,7 +137,7 @@ public actor PositionService: Service {
                 }
             case .heading:
                 let payload = try decoder.decode(HeadingMessage.self, from: message.payload)
-                let date = try Timestamp.date(payload.timestamp)
+                let date = try Timestamp.date(payload.timestamp, received: context.clock.date)
                 // `--heading-source walking`: the walking direction when the compass knows it, else the heading.
                 if configuration.headingSource == .walking, let walking = payload.walkingDirection,
                     walking.isFinite, (0...360).contains(walking)
@@ -155,11 +155,11 @@ public actor PositionService: Service {
                 outcome = await tracker.heading(heading, timestamp: date, start: settled)
             case .steps:
                 let payload = try StepsMessage.decode(message.payload, using: decoder)
-                let date = try Timestamp.date(payload.timestamp)
+                let date = try Timestamp.date(payload.timestamp, received: context.clock.date)
                 outcome = await tracker.steps(Int(try payload.count()), distance: payload.reportedDistance, timestamp: date)
             case .commandResetPosition:
                 _ = try DeviceCommand.decode(.commandResetPosition, json: message.payload)
-                outcome = await tracker.reset(timestamp: Date())
+                outcome = await tracker.reset(now: context.clock.date)
                 context.logger.info("position reset", metadata: ["device": "\(device)"])
             default:
                 return

@@ -42,10 +42,14 @@ public struct BusRuntime: Sendable {
     ///   - logger: The service's logger.
     ///   - bus: The bus, not yet connected.
     ///   - startedAt: The start time reported in the status.
-    public init(service: String, config: ConfigReader, logger: Logger, bus: any ConnectableBus, startedAt: Date = Date()) {
+    ///   - clock: The service's clock (``BusServiceContext/clock``; default: a `ContinuousClock` from now).
+    public init(
+        service: String, config: ConfigReader, logger: Logger, bus: any ConnectableBus, startedAt: Date = Date(),
+        clock: ServiceClock = .continuous
+    ) {
         let topics = Topics(prefix: config.string(forKey: "topic.prefix", default: "stepcompass"))
         let metrics = config.int(forKey: "metrics.port").map { (host: config.string(forKey: "metrics.host", default: "127.0.0.1"), port: $0) }
-        self.init(service: service, topics: topics, logger: logger, bus: bus, startedAt: startedAt, metrics: metrics)
+        self.init(service: service, topics: topics, logger: logger, bus: bus, startedAt: startedAt, metrics: metrics, clock: clock)
     }
 
     /// Creates the runtime of one service with the given topic names.
@@ -57,9 +61,10 @@ public struct BusRuntime: Sendable {
     ///   - startedAt: The start time reported in the status.
     ///   - metrics: Where to serve `GET /metrics`; nil for none. swift-metrics is bootstrapped here, before the
     ///     service makes its metrics.
+    ///   - clock: The service's clock (``BusServiceContext/clock``).
     public init(
         service: String, topics: Topics, logger: Logger, bus: any ConnectableBus, startedAt: Date = Date(),
-        metrics: (host: String, port: Int)? = nil
+        metrics: (host: String, port: Int)? = nil, clock: ServiceClock = .continuous
     ) {
         if metrics != nil { ServiceMetrics.bootstrap(service: service) }
         self.metrics = metrics
@@ -72,7 +77,7 @@ public struct BusRuntime: Sendable {
         self.context = BusServiceContext(
             service: service, bus: bus, topics: topics, logger: logger,
             onReady: { try await connection.ready() },
-            connected: { try await connection.waitUntilConnected() })
+            connected: { try await connection.waitUntilConnected() }, clock: clock)
         self.scrape = metrics == nil ? nil : RuntimeScrapeMetrics(service: service, bus: bus, instruments: context.metrics)
     }
 

@@ -17,6 +17,8 @@ public struct SettledSubscription: AsyncSequence, Sendable {
     public let queued: [BusMessage]
     /// The sync topic, whose messages are left out.
     let syncTopic: String
+    /// The service's clock, on which ``nextBatch(limit:before:)``'s deadline falls.
+    let clock: ServiceClock
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: BusSubscription.AsyncIterator
@@ -35,9 +37,10 @@ public struct SettledSubscription: AsyncSequence, Sendable {
     }
 
     /// Up to `limit` messages as ``Bus/BusSubscription/nextBatch(limit:before:)`` gives them, sync messages left out.
-    public func nextBatch(limit: Int, before deadline: ContinuousClock.Instant) async -> SubscriptionBatch {
+    /// The deadline is on the service's clock (``BusServiceContext/clock``).
+    public func nextBatch(limit: Int, before deadline: ServiceClock.Instant) async -> SubscriptionBatch {
         while true {
-            let batch = await subscription.nextBatch(limit: limit, before: deadline)
+            let batch = await subscription.nextBatch(limit: limit, before: deadline, clock: clock)
             guard case .messages(let messages) = batch else { return batch }
             let kept = messages.filter { $0.topic != syncTopic }
             if !kept.isEmpty { return .messages(kept) }
@@ -93,6 +96,6 @@ extension BusServiceContext {
                     "sync.topic": "\(syncTopic)", "sync.waited": "\(window)",
                 ])
         }
-        return SettledSubscription(subscription: subscription, queued: queued, syncTopic: syncTopic)
+        return SettledSubscription(subscription: subscription, queued: queued, syncTopic: syncTopic, clock: clock)
     }
 }

@@ -13,6 +13,9 @@ public struct BusServiceContext: Sendable {
     public let errors: ErrorReporter
     /// The service's metrics (`service` label): message handling time by kind, devices tracked, its own.
     public let metrics: ServiceInstruments
+    /// The clock the service reads its time from (windows, stale detection, timers, message timestamps): a
+    /// `ContinuousClock` in the executables, a manual one in tests.
+    public let clock: ServiceClock
     private let onReady: @Sendable () async throws -> Void
     private let connected: @Sendable () async throws -> Void
 
@@ -24,17 +27,20 @@ public struct BusServiceContext: Sendable {
     ///   - logger: The service's logger.
     ///   - onReady: Called by ``ready()``: the runtime publishes the `online` status.
     ///   - connected: Returns once the bus is connected (the default: at once).
+    ///   - clock: The service's clock (default: a `ContinuousClock` from now).
     public init(
         service: String, bus: any MessageBus, topics: Topics = Topics(), logger: Logger,
         onReady: @escaping @Sendable () async throws -> Void = {},
-        connected: @escaping @Sendable () async throws -> Void = {}
+        connected: @escaping @Sendable () async throws -> Void = {},
+        clock: ServiceClock = .continuous
     ) {
         self.service = service
         self.bus = bus
         self.topics = topics
         self.logger = logger
+        self.clock = clock
         let metrics = ServiceInstruments(service: service, topics: topics)
-        self.errors = ErrorReporter(bus: bus, topics: topics, service: service, logger: logger, metrics: metrics)
+        self.errors = ErrorReporter(bus: bus, topics: topics, service: service, logger: logger, metrics: metrics, clock: clock)
         self.metrics = metrics
         self.onReady = onReady
         self.connected = connected

@@ -12,7 +12,8 @@ struct BusLabCommand: AsyncParsableCommand {
         abstract: "Load tool for the StepCompass MQTT bus.",
         subcommands: [
             Throughput.self, Conformance.self, CompassLoad.self, DetectorLoad.self, BridgeLoad.self, CodecBench.self, ActivityLoad.self,
-            HistoryQueryBench.self, PhotoServer.self, JournalLoad.self,
+            HistoryQueryBench.self, PhotoServer.self, JournalLoad.self, MarkersLoad.self,
+            MarkersBench.self,
         ])
 }
 

@@ -24,6 +24,11 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
         return z ^ (z >> 31)
     }
 
+    /// Uniform in [0, 1), from the top 53 bits (the marker benchmarks' generated points).
+    package mutating func nextFraction() -> Double {
+        Double(next() >> 11) * 0x1p-53
+    }
+
     /// Uniform in (0, 1]: never 0, so it is safe under a logarithm.
     package mutating func nextUnit() -> Double {
         (Double(next() >> 11) + 1) * 0x1p-53

@@ -32,16 +32,17 @@ struct CompassTestHarness {
     }
 
     /// Runs a compass service for the duration of `body`.
+    /// - Parameter clock: The service's clock (a manual one drives rate windows and staleness by hand).
     func withService<T: Sendable>(
-        _ configuration: CompassConfiguration, clientID: String = "compass",
+        _ configuration: CompassConfiguration, clientID: String = "compass", clock: ServiceClock = .continuous,
         _ body: @Sendable (CompassTestHarness) async throws -> T
     ) async throws -> T {
         let bus = InMemoryBus(broker: broker, clientID: clientID)
         bus.connect()
         let ready = AsyncStream<Void>.makeStream()
         let context = BusServiceContext(
-            service: service, bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        ) { ready.continuation.yield() }
+            service: service, bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            onReady: { ready.continuation.yield() }, clock: clock)
         // The in-memory broker replays retained messages during `subscribe`: the start-up restore need not wait
         // for stragglers as it does on a real broker.
         var configuration = configuration

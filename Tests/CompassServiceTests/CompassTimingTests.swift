@@ -6,6 +6,7 @@ import Foundation
 import GeoMagnetism
 import InMemoryBus
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 @Suite("Compass rate limit, trailing publication and staleness")
@@ -74,18 +75,26 @@ struct CompassTimingTests {
         }
     }
 
-    @Test("no sample for stale-after seconds publishes stale; a new sample is ok again")
+    @Test("no sample for stale-after seconds publishes stale (on the service's clock, advanced by hand); a new sample is ok again")
     func stale() async throws {
         let harness = CompassTestHarness()
-        let configuration = CompassConfiguration(smoothing: 0.1, maxRate: 1_000, deadBand: 0.5, staleAfter: 0.3)
-        try await harness.withService(configuration) { harness in
+        let configuration = CompassConfiguration(smoothing: 0.1, maxRate: 1_000, deadBand: 0.5, staleAfter: 30)
+        let clock = ManualClock()
+        try await harness.withService(configuration, clock: ServiceClock(clock, epoch: CompassTestHarness.start)) { harness in
+            let watcher = try await harness.device.subscribe(
+                to: try TopicFilter(harness.topics.device("old", .heading)), qos: .atMostOnce)
             let reading = DeviceMotion(field: CompassTestHarness.boulderField()).reading(heading: 70, pitch: 0, roll: 0)
-            let began = ContinuousClock.now
             try await harness.sendSample("old", at: CompassTestHarness.start, accel: reading.accel, mag: reading.mag)
             let fresh = try await harness.waitForHeading("old") { $0.headingStatus == .ok }
             #expect(fresh != nil)
+            _ = await watcher.collect(1, timeout: .seconds(10))
+            // 29.9 s of the service's time without a sample: not yet stale.
+            await clock.waitForSleepers()
+            clock.advance(by: .milliseconds(29_900))
+            await clock.waitForSleepers()
+            #expect(await watcher.collect(1, timeout: .milliseconds(200)).isEmpty)
+            clock.advance(by: .milliseconds(200))
             let stale = try await harness.waitForHeading("old", timeout: 60) { $0.headingStatus == .stale }
-            #expect(ContinuousClock.now - began >= .milliseconds(300))
             // The last values stay, marked stale.
             #expect(stale?.magneticHeading == fresh?.magneticHeading)
             try await harness.sendSample(

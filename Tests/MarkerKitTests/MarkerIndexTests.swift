@@ -62,6 +62,27 @@ struct MarkerIndexTests {
         #expect(index.marker(withID: "d")?.name == "first")
     }
 
+    @Test func aDuplicateFoundLateStartsOverKeepingTheFirst() throws {
+        var markers = (0..<100).map { Marker(id: "m\($0)", name: "n\($0)", latitude: Double($0) * 0.5 - 25, longitude: Double($0)) }
+        markers.append(Marker(id: "m50", name: "later", latitude: 10, longitude: 10))
+        markers.append(Marker(id: "last", name: "after the duplicate", latitude: 11, longitude: 11))
+        let index = MarkerIndex(markers: markers)
+        #expect(index.count == 101)
+        #expect(index.markers.map(\.id) == (0..<100).map { "m\($0)" } + ["last"])
+        for marker in index.markers {
+            #expect(index.marker(withID: marker.id) == marker)
+        }
+        #expect(index.marker(withID: "m50")?.name == "n50")
+        #expect(try index.nearest(toID: "last", count: 1).first?.marker.id != "last")
+    }
+
+    @Test func uniqueMarkersAreIndexedAsGiven() {
+        let markers = (0..<1_000).map { Marker(id: "u\($0)", name: "n", latitude: Double($0 % 180) - 89.5, longitude: Double($0 % 360) - 179.5) }
+        let index = MarkerIndex(markers: markers)
+        #expect(index.markers == markers)
+        #expect(markers.allSatisfy { index.marker(withID: $0.id) == $0 })
+    }
+
     @Test func emptyIndexAnswersEmpty() throws {
         let empty = MarkerIndex(markers: [])
         #expect(try empty.nearest(latitude: 0, longitude: 0).isEmpty)

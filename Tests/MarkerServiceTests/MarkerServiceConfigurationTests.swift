@@ -24,6 +24,7 @@ import Testing
             config: ConfigReader(provider: InMemoryProvider(values: [:])))
         #expect(configuration.source == "https://assets.acmeaom.com/interview-project/locations.json")
         #expect(configuration.maxBodyBytes == 64 * 1024 * 1024)
+        #expect(configuration.maxFileBytes == 2 * 1024 * 1024 * 1024)
         #expect(configuration.refreshInterval == .seconds(900))
         #expect(configuration.collectionLimit == 10_000)
         #expect(configuration.retryBase == .seconds(1) && configuration.retryMax == .seconds(300))
@@ -37,6 +38,7 @@ import Testing
             "read.timeout": .init(.double(0.25), isSecret: false),
             "refresh.interval": .init(.int(60), isSecret: false),
             "max.body": .init(.int(1024), isSecret: false),
+            "max.file.size": .init(.int(500_000_000), isSecret: false),
         ])
         let configuration = try MarkerServiceConfiguration(config: ConfigReader(provider: provider))
         #expect(configuration.source == "Config/markers/sample-markers.geojson")
@@ -44,12 +46,17 @@ import Testing
         #expect(configuration.readTimeout == .milliseconds(250))
         #expect(configuration.refreshInterval == .seconds(60))
         #expect(configuration.maxBodyBytes == 1024)
+        #expect(configuration.maxFileBytes == 500_000_000)
     }
 
     @Test func badValuesAreRefused() {
         let negative = InMemoryProvider(values: ["retry.base": .init(.double(-1), isSecret: false)])
         #expect(throws: MarkerServiceError.invalidConfiguration) {
             try MarkerServiceConfiguration(config: ConfigReader(provider: negative))
+        }
+        let noFile = InMemoryProvider(values: ["max.file.size": .init(.int(0), isSecret: false)])
+        #expect(throws: MarkerServiceError.invalidConfiguration) {
+            try MarkerServiceConfiguration(config: ConfigReader(provider: noFile))
         }
         let scheme = InMemoryProvider(values: ["source": "ftp://example.com/markers.json"])
         #expect(throws: MarkerServiceError.invalidConfiguration) {

@@ -31,9 +31,10 @@ struct MarkerServiceHarness: Sendable {
         FileManager.default.temporaryDirectory.appendingPathComponent("markers-test-\(UUID().uuidString)").path
     }
 
-    /// Runs a service with `configuration` until `body` returns.
+    /// Runs a service with `configuration` until `body` returns; its refresh timer sleeps on `clock`.
     static func run<T: Sendable>(
         _ configuration: MarkerServiceConfiguration, broker: InMemoryBroker = InMemoryBroker(), service: String = "markers",
+        clock: some Clock<Duration> = ContinuousClock(),
         _ body: @Sendable (MarkerServiceHarness) async throws -> T
     ) async throws -> T {
         let serviceBus = InMemoryBus(broker: broker, clientID: "stepcompass-markers-\(UUID().uuidString)")
@@ -41,9 +42,9 @@ struct MarkerServiceHarness: Sendable {
         let client = InMemoryBus(broker: broker, clientID: "test-\(UUID().uuidString)")
         client.connect()
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let context = BusServiceContext(service: service, bus: serviceBus, logger: Logger(label: "markers-test")) {
-            readyContinuation.yield()
-        }
+        let context = BusServiceContext(
+            service: service, bus: serviceBus, logger: Logger(label: "markers-test"), onReady: { readyContinuation.yield() },
+            clock: ServiceClock(clock))
         let service = try MarkerService(configuration: configuration, context: context)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {

@@ -1,15 +1,15 @@
 import Bus
 import BusTesting
 import Foundation
-import Logging
 import MosquittoBus
 import Testing
 
 /// The compose broker's configuration (`Config/mosquitto`: `secure.conf`, the tuning `stepcompass.conf` through
-/// `include_dir` as compose loads it, the `acl` and a password file) on a real mosquitto, over plain MQTT and over
-/// WebSockets (as Sensor Logger's MQTT push connects): each user may publish what the contract gives it and nothing
-/// else, every user reads `stepcompass/#`, what phones send outside the root reaches only the bridge and the viewer
-/// (and OwnTracks the device), and anonymous clients and wrong passwords are refused on both listeners.
+/// `include_dir` as compose loads it, the `acl`, and the passwords `compose/broker-entrypoint.sh` generates; see
+/// ``SecureBroker``) on a real mosquitto, over plain MQTT and over WebSockets (as Sensor Logger's MQTT push connects):
+/// each user may publish what the contract gives it and nothing else, every user reads `stepcompass/#`, what phones send
+/// outside the root reaches only the bridge and the viewer (and OwnTracks the device), and anonymous clients and wrong
+/// passwords are refused on both listeners.
 @Suite("Broker ACL", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
 struct BrokerACLTests {
     /// One publish: the user, the topic, whether the ACL lets it through, and whether it goes over WebSockets.
@@ -109,7 +109,7 @@ struct BrokerACLTests {
                     if publish.webSockets {
                         let client = try WebSocketMQTTPublisher(
                             port: broker.webSocketPort, clientID: "acl-ws-\(index)", username: publish.user,
-                            password: SecureBroker.password(publish.user))
+                            password: broker.password(publish.user))
                         try client.publishAcknowledged(topic: publish.topic, payload: Array(payload.utf8))
                         client.disconnect()
                     } else {
@@ -223,96 +223,5 @@ struct BrokerACLTests {
                 }
             }
         }
-    }
-}
-
-/// A mosquitto with the compose configuration: `Config/mosquitto/secure.conf` with this run's ports and paths, its
-/// `include_dir` holding `stepcompass.conf`, the `acl`, and a password file with `test-<user>` for every user.
-struct SecureBroker {
-    static let users = ["sensors", "compass", "position", "markers", "dashboard", "bridge", "activity", "journal", "device", "viewer"]
-    static func password(_ user: String) -> String { "test-\(user)" }
-
-    let broker: MosquittoBrokerProcess
-    let webSocketPort: Int
-    let logger: Logger = {
-        var logger = Logger(label: "test.acl")
-        logger.logLevel = .error  // refused publishes are expected here
-        return logger
-    }()
-
-    static var configFolder: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Config/mosquitto")
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Runs `body` with such a broker, stopped afterwards.
-    static func with(_ body: (SecureBroker) async throws -> Void) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-acl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("conf.d"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(
-            at: configFolder.appendingPathComponent("stepcompass.conf"), to: folder.appendingPathComponent("conf.d/stepcompass.conf"))
-        try FileManager.default.copyItem(at: configFolder.appendingPathComponent("acl"), to: folder.appendingPathComponent("acl"))
-        let passwords = folder.appendingPathComponent("passwd")
-        try users.map { "\($0):\(password($0))\n" }.joined().write(to: passwords, atomically: true, encoding: .utf8)
-        guard let tool = ["/usr/bin/mosquitto_passwd", "/usr/local/bin/mosquitto_passwd"].first(where: FileManager.default.isExecutableFile)
-        else { throw Missing(description: "mosquitto_passwd is not installed (apt-get install mosquitto)") }
-        let hashing = try await ChildProcess(executable: tool, arguments: ["-U", passwords.path])
-        #expect(await hashing.waitForExit(timeout: .seconds(30)) == 0, "mosquitto_passwd -U: \(hashing.output)")
-
-        let webSocketPort = try MosquittoBrokerProcess.reserveFreePort()
-        let secure = try String(contentsOf: configFolder.appendingPathComponent("secure.conf"), encoding: .utf8)
-        // The broker helper opens the plain MQTT listener (on its own free port) and the persistence folder itself.
-        let configuration = secure.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
-            switch line {
-            case "listener 1883",
-                _ where line.hasPrefix("persistence_location "):
-                return nil
-            case "listener 9001": return "listener \(webSocketPort) 127.0.0.1"
-            case _ where line.hasPrefix("password_file "): return "password_file \(passwords.path)"
-            case _ where line.hasPrefix("acl_file "): return "acl_file \(folder.appendingPathComponent("acl").path)"
-            case _ where line.hasPrefix("include_dir "): return "include_dir \(folder.appendingPathComponent("conf.d").path)"
-            default: return String(line)
-            }
-        }.joined(separator: "\n")
-        #expect(
-            configuration.contains("listener \(webSocketPort) 127.0.0.1\nprotocol websockets"),
-            "secure.conf lacks the WebSockets listener (listener 9001, protocol websockets)")
-        let tuning = try String(contentsOf: configFolder.appendingPathComponent("stepcompass.conf"), encoding: .utf8)
-        for option in ["set_tcp_nodelay", "max_queued_messages", "persistence true"] {
-            #expect(tuning.split(separator: "\n").contains { $0.hasPrefix(option) }, "stepcompass.conf lacks \(option)")
-        }
-        try await withBroker(configuration: configuration) { broker in
-            // The WebSockets listener is opened right after the plain one: wait until it accepts connections too
-            // (at least 500 looks: a starved task must not give up on the clock alone).
-            var looks = 0
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !MosquittoBrokerProcess.canConnect(port: webSocketPort), ContinuousClock.now < deadline || looks < 500 {
-                looks += 1
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            try #require(MosquittoBrokerProcess.canConnect(port: webSocketPort), "the WebSockets listener did not open: \(broker.log)")
-            try await body(SecureBroker(broker: broker, webSocketPort: webSocketPort))
-        }
-    }
-
-    /// A client of `user` with its password (or the given one), connected.
-    func client(_ user: String?, password: String? = nil, timeout: Duration = .seconds(10)) async throws -> MosquittoBus {
-        let configuration = MosquittoConfiguration(
-            host: "127.0.0.1", port: broker.port, clientID: "acl-\(user ?? "anonymous")-\(UUID().uuidString.prefix(8))",
-            username: user, password: password ?? user.map(Self.password), cleanStart: true,
-            reconnectDelay: .milliseconds(100), reconnectDelayMax: .milliseconds(500))
-        let bus = try MosquittoBus(configuration: configuration, logger: logger)
-        do {
-            try await bus.connect(timeout: timeout)
-        } catch {
-            await bus.disconnect()
-            throw error
-        }
-        return bus
     }
 }

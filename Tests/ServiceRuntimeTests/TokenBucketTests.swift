@@ -1,7 +1,7 @@
-import JournalKit
+import ServiceRuntime
 import Testing
 
-@Suite("TokenBucket: spacing out calls to rate-limited services")
+@Suite("TokenBucket: spacing out calls to rate-limited services and error reports")
 struct TokenBucketTests {
     @Test("a bucket starts full, then says how long until the next token")
     func basics() {
