@@ -7,17 +7,22 @@ import ServiceRuntime
 import StepCompassTesting
 import Testing
 
+/// The position service's context over an in-memory broker, and a watcher's subscription to its error topic.
+private func reporting(clock: ServiceClock = .continuous) async throws -> (BusServiceContext, BusSubscription) {
+    let broker = InMemoryBroker()
+    let service = InMemoryBus(broker: broker, clientID: "svc")
+    service.connect()
+    let watcher = InMemoryBus(broker: broker, clientID: "watch")
+    watcher.connect()
+    let errors = try await watcher.subscribe(to: "stepcompass/errors/position")
+    return (BusServiceContext(service: "position", bus: service, logger: Logger(label: "test"), clock: clock), errors)
+}
+
 @Suite("Error reports")
 struct ErrorReporterTests {
     @Test("a rejected message is reported with its topic, reason and the first 256 bytes of its payload")
     func report() async throws {
-        let broker = InMemoryBroker()
-        let service = InMemoryBus(broker: broker, clientID: "svc")
-        service.connect()
-        let watcher = InMemoryBus(broker: broker, clientID: "watch")
-        watcher.connect()
-        let errors = try await watcher.subscribe(to: "stepcompass/errors/position")
-        let context = BusServiceContext(service: "position", bus: service, logger: Logger(label: "test"))
+        let (context, errors) = try await reporting()
         let bad = BusMessage(topic: "stepcompass/d1/steps", text: String(repeating: "z", count: 1_000))
         await context.errors.reject(bad, reason: "the payload is not a JSON object")
         let message = try #require(await errors.next(timeout: .seconds(1)))
@@ -50,16 +55,9 @@ struct ErrorReportLoopTests {
 struct ErrorReportRateLimitTests {
     @Test("a flood of rejections publishes the burst, then one report a tick that says how many were left out")
     func flood() async throws {
-        let broker = InMemoryBroker()
-        let service = InMemoryBus(broker: broker, clientID: "svc")
-        service.connect()
-        let watcher = InMemoryBus(broker: broker, clientID: "watch")
-        watcher.connect()
-        let errors = try await watcher.subscribe(to: "stepcompass/errors/position")
         let clock = ManualClock()
         let epoch = Date(timeIntervalSince1970: 1_795_341_600)
-        let context = BusServiceContext(
-            service: "position", bus: service, logger: Logger(label: "test"), clock: ServiceClock(clock, epoch: epoch))
+        let (context, errors) = try await reporting(clock: ServiceClock(clock, epoch: epoch))
         let limit = ErrorReporter.Limit.defaults
         for index in 0..<1_000 {
             await context.errors.reject(BusMessage(topic: "stepcompass/d\(index)/steps", text: "x"), reason: "bad \(index)")
