@@ -37,7 +37,8 @@ public func buildJournal(
     }
     let runtime = BusRuntime(service: "journal", config: config, logger: logger, bus: bus, clock: ServiceClock(clock))
     let client = PhotoHTTPClient(configuration: configuration)
-    let finder = PhotoFinder(configuration: configuration, client: client.client, cache: cache, logger: logger)
+    let finder = PhotoFinder(
+        configuration: configuration, client: client.client, cache: cache, logger: logger, clock: runtime.context.clock)
     let service = JournalService(configuration: configuration, store: store, finder: finder, context: runtime.context)
     if configuration.flickrKey != nil {
         logger.info(

@@ -44,6 +44,8 @@ actor PhotoFinder {
     private let client: HTTPClient
     private let cache: ImageCache
     private let logger: Logger
+    /// The service's clock: the Flickr call budget, `Retry-After` waits.
+    private let clock: ServiceClock
     private var flickrKey: String?
     private var loggedMisconfiguration: String?
     private var bucket: TokenBucket
@@ -53,13 +55,14 @@ actor PhotoFinder {
     /// The most results tried for one point before giving up for now.
     static let maximumImageTries = 5
 
-    init(configuration: JournalConfiguration, client: HTTPClient, cache: ImageCache, logger: Logger) {
+    init(configuration: JournalConfiguration, client: HTTPClient, cache: ImageCache, logger: Logger, clock: ServiceClock) {
         self.configuration = configuration
         self.client = client
         self.cache = cache
         self.logger = logger
+        self.clock = clock
         self.flickrKey = configuration.flickrKey
-        self.bucket = TokenBucket.perHour(configuration.flickrCallsPerHour, now: Date().timeIntervalSince1970)
+        self.bucket = TokenBucket.perHour(configuration.flickrCallsPerHour, now: clock.date.timeIntervalSince1970)
     }
 
     /// Which service searches now.
@@ -112,7 +115,7 @@ actor PhotoFinder {
     private func search(
         near point: GeoCoordinate, radius: Int, allowed: @Sendable () async -> Bool
     ) async throws(CallFailure) -> [PhotoCandidate] {
-        let now = Date().timeIntervalSince1970
+        let now = clock.date.timeIntervalSince1970
         if now < notBefore {
             throw CallFailure(message: "the photo service asked to wait (Retry-After)", retryAfter: notBefore - now)
         }
@@ -155,11 +158,11 @@ actor PhotoFinder {
         key: String, near point: GeoCoordinate, radius: Int, allowed: @Sendable () async -> Bool
     ) async throws(CallFailure) -> [PhotoCandidate] {
         while true {
-            let now = Date().timeIntervalSince1970
+            let now = clock.date.timeIntervalSince1970
             let wait = bucket.take(now: now)
             if wait <= 0 { break }
             do {
-                try await Task.sleep(for: .milliseconds(Int64((wait * 1_000).rounded(.up))))
+                try await clock.sleep(for: .milliseconds(Int64((wait * 1_000).rounded(.up))))
             } catch {
                 throw CallFailure(message: "cancelled", retryAfter: nil)
             }
@@ -207,7 +210,7 @@ actor PhotoFinder {
         }
         let status = Int(response.status.code)
         guard (200..<300).contains(status) else {
-            let now = Date().timeIntervalSince1970
+            let now = clock.date.timeIntervalSince1970
             let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.seconds($0, now: now) }
             if let retryAfter, accept == Self.searchAccept {
                 // The service asks every caller to wait, not only this point.
