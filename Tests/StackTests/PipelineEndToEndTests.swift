@@ -25,6 +25,7 @@ struct PipelineEndToEndTests {
             let statuses = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/+/status"))
             let truthFeed = try await probe.subscribe(to: try TopicFilter("\(prefix)/walker-1/simulation/truth"))
             let positionFeed = try await probe.subscribe(to: try TopicFilter("\(prefix)/walker-1/position"))
+            let stepsFeed = try await probe.subscribe(to: try TopicFilter("\(prefix)/walker-1/steps"))
 
             let executables = Dictionary(uniqueKeysWithValues: ServiceExecutable.services.map { ($0.service, $0) })
             let compass = try await executables["compass"]!.start(port: broker.port, prefix: prefix)
@@ -39,12 +40,22 @@ struct PipelineEndToEndTests {
             let sensors = try await executables["sensors"]!.start(
                 port: broker.port, prefix: prefix, arguments: ["--seed", "3", "--speed", "15", "--duration", "225"])
             #expect(await sensors.waitForExit(timeout: .seconds(120)) == 0, "the walk ends by itself: \(sensors.output)")
-            try await Task.sleep(for: .seconds(2))  // let the last headings and positions through
 
             let truths = await truthFeed.collect(1_000_000, timeout: .milliseconds(500))
                 .compactMap { try? JSONDecoder().decode(SimulationTruthMessage.self, from: $0.payload) }
-            let positions = await positionFeed.collect(1_000_000, timeout: .milliseconds(500))
-                .compactMap { try? JSONDecoder().decode(Position.self, from: $0.payload) }
+            // The walker's last step count: the position service has caught up once it published that count's batches.
+            let lastSteps =
+                await stepsFeed.collect(1_000_000, timeout: .milliseconds(500))
+                .compactMap { try? JSONDecoder().decode(StepsMessage.self, from: $0.payload).steps }.last ?? 0
+            let finalUpdates = Int(lastSteps) / 10
+            var positions: [Position] = []
+            let caughtUp = ContinuousClock.now + .seconds(60)
+            while (positions.last?.updates ?? -1) < finalUpdates, ContinuousClock.now < caughtUp,
+                let message = await positionFeed.next(timeout: .seconds(60))
+            {
+                if let position = try? JSONDecoder().decode(Position.self, from: message.payload) { positions.append(position) }
+            }
+            #expect((positions.last?.updates ?? -1) >= finalUpdates, "the position service published the walk's last batch")
             // Compare at the last completed batch: its steps are a multiple of 10.
             let batch = try #require(positions.last { $0.updates > 0 && $0.steps >= $0.updates * 10 })
             let batchSteps = batch.updates * 10
