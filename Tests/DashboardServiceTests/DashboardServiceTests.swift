@@ -296,10 +296,18 @@ struct DashboardServiceTests {
                     "unreadable heading message: not valid JSON", "invalid device id 'bad.id'",
                     "unreadable position message: `x` is not a Double",
                 ])
+            // A good message after the bad ones is still shown: wait for the page's state to show it.
             try await device.send("stepcompass/walker-1/steps", #"{"steps": 3}"#)
-            try await Task.sleep(for: .milliseconds(100))
-            let state = try await dashboard.getJSON("/api/state")
-            #expect((state.body["device"] as? [String: Any])?["stepsText"] as? String == "Steps: 3")
+            var stepsText: String?
+            var looks = 0
+            let deadline = ContinuousClock.now + .seconds(30)
+            repeat {
+                if looks > 0 { try await Task.sleep(for: .milliseconds(20)) }
+                looks += 1
+                let state = try await dashboard.getJSON("/api/state")
+                stepsText = (state.body["device"] as? [String: Any])?["stepsText"] as? String
+            } while stepsText != "Steps: 3" && ContinuousClock.now < deadline
+            #expect(stepsText == "Steps: 3")
         }
     }
 
