@@ -25,6 +25,8 @@ struct ActivityCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: RuntimeOptions
 
+    @OptionGroup var deviceLimit: DeviceLimitOptions
+
     @Option(name: .customLong("time-zone"), help: "IANA time zone of hours and days for devices that give none (default \(defaults.timeZone)).")
     var timeZone: String?
 
@@ -68,6 +70,7 @@ struct ActivityCommand: AsyncParsableCommand {
         values.set("playlists", playlists)
         values.set("publish.interval.ms", publishIntervalMilliseconds)
         values.set("cadence.window.ms", cadenceWindowMilliseconds)
+        deviceLimit.set(into: &values)
         let runner = try await ServiceRunner.prepare(service: "activity", options: runtime, commandLine: values.values)
         try await runner.run { config, logger, bus in
             try buildActivity(config: config, logger: logger, bus: bus)

@@ -28,6 +28,10 @@ public struct ActivityConfiguration: Sendable {
     /// The window of the cadence (a minute): a device that sends no steps for that long is republished with a
     /// cadence of 0, measured on the service's clock from the last step message received.
     public var cadenceWindow: Duration
+    /// The most devices whose state is kept in memory (`--max-devices`, default 100,000): when full, a new device
+    /// takes the place of the one idle the longest if it has been idle a minute, else its messages are rejected
+    /// (``DeviceTable``). An evicted device's history stays in the store.
+    public var maxDevices: Int = DeviceTable<Void>.defaultCapacity
 
     public init(
         timeZone: String = "UTC", dataDirectory: String = ".data/activity",
@@ -50,7 +54,7 @@ public struct ActivityConfiguration: Sendable {
     ///
     /// Keys (each optional, defaults in ``defaults``): `time.zone` (IANA name), `data.dir`, `database.url` (secret),
     /// `retain.minutes.days` (int), `playlists` (path), `publish.interval.ms` (int), `settle.ms` (int),
-    /// `batch.max` (int), `cadence.window.ms` (int). ``validate(config:)`` reports the values that cannot be used.
+    /// `batch.max` (int), `cadence.window.ms` (int), `max.devices` (int). ``validate(config:)`` reports the values that cannot be used.
     public init(config: ConfigReader) {
         let defaults = Self.defaults
         let zone = config.string(forKey: "time.zone").map { $0.trimmingCharacters(in: .whitespaces) }.flatMap {
@@ -67,6 +71,7 @@ public struct ActivityConfiguration: Sendable {
             settleWindow: .milliseconds(config.int(forKey: "settle.ms", default: 5_000)),
             maximumBatch: config.int(forKey: "batch.max", default: defaults.maximumBatch),
             cadenceWindow: .milliseconds(config.int(forKey: "cadence.window.ms", default: Int(defaults.cadenceWindow.inMilliseconds))))
+        maxDevices = config.int(forKey: "max.devices", default: defaults.maxDevices)
     }
 
     /// The calendar of ``timeZone`` (UTC when it is not a known zone: ``validate(config:)`` refuses that).
@@ -84,6 +89,7 @@ public struct ActivityConfiguration: Sendable {
             throw ConfigurationError("the setting 'retain.minutes.days' is \(retainMinutesDays); expected 1 or more")
         }
         guard maximumBatch >= 1 else { throw ConfigurationError("the setting 'batch.max' is \(maximumBatch); expected 1 or more") }
+        guard maxDevices >= 1 else { throw ConfigurationError("the setting 'max.devices' is \(maxDevices); expected 1 or more") }
         guard publishInterval >= .zero else { throw ConfigurationError("the setting 'publish.interval.ms' is negative") }
         guard cadenceWindow >= .seconds(1) else {
             throw ConfigurationError("the setting 'cadence.window.ms' is \(cadenceWindow.inMilliseconds); expected 1000 or more")

@@ -58,12 +58,13 @@ extension ActivityService {
         guard (end - start) / width <= Self.maximumBuckets else {
             return bad("the range spans more than \(Self.maximumBuckets) \(granularity.rawValue)s; ask for a shorter range or a coarser granularity")
         }
-        let state = deviceState(request.device)
+        // A device this run does not track gets the service's zone, and is not tracked for a question about it.
+        let calendar = devices[request.device]?.calendar ?? configuration.calendar
         do {
             let buckets = try await store.history(device: request.device, from: start, to: end, granularity: granularity)
             return .success(
                 HistoryReply(
-                    device: request.device, granularity: granularity.rawValue, timeZone: state.calendar.identifier,
+                    device: request.device, granularity: granularity.rawValue, timeZone: calendar.identifier,
                     buckets: buckets.map { .init(start: Timestamp.format(Date(timeIntervalSince1970: Double($0.start))), steps: $0.steps) },
                     correlationId: request.correlationId))
         } catch {

@@ -27,6 +27,15 @@ public import ServiceRuntime
 /// - **`activity/history`** is answered like `markers/nearest`: to the MQTT 5 response topic with its correlation
 ///   data, or to the payload's `replyTo` with its `correlationId`.
 ///
+/// - **Many devices.** At most ``ActivityConfiguration/maxDevices`` devices are kept in memory (`--max-devices`,
+///   ``ServiceRuntime/DeviceTable``). When full, a new device takes the place of the device idle the longest if that
+///   one has been idle a minute (on the service's clock); otherwise the new device's messages are rejected on the
+///   error topic until one goes idle. Eviction forgets only the in-memory state: the step tallies are the store's,
+///   so an evicted device's next steps still count once on top of its stored total, and its week is read back from
+///   the store. What it forgets is what came from its retained `permissions` (its time zone and motion permission,
+///   read only while the service settles): until the device sends `permissions` again its steps are bucketed in the
+///   service's `--time-zone`.
+///
 /// Bad input is reported on `stepcompass/errors/activity` and dropped.
 public actor ActivityService: Service {
     let configuration: ActivityConfiguration
@@ -34,7 +43,7 @@ public actor ActivityService: Service {
     let store: any ActivityStore
     let context: BusServiceContext
     let decoder = PayloadDecoder()
-    var devices: [String: DeviceActivity] = [:]
+    var devices: DeviceTable<DeviceActivity>
     var pending: [StepRecord] = []
     var dirty: Set<String> = []
     /// Devices last published walking (cadence above 0), with when their cadence window ends if no step comes.
@@ -42,6 +51,10 @@ public actor ActivityService: Service {
     private var nextRetention: ServiceClock.Instant
     /// `stepcompass_activity_write_seconds`: the time a batch of steps takes to write.
     private let writeSeconds: Metrics.Timer
+    /// `stepcompass_devices_evicted_total` and `stepcompass_devices_refused_total`: devices forgotten to make room,
+    /// and messages of a new device rejected because the table was full.
+    private let devicesEvicted: Counter
+    private let devicesRefused: Counter
 
     /// Creates the service.
     /// - Parameters:
@@ -56,6 +69,9 @@ public actor ActivityService: Service {
         self.context = context
         self.writeSeconds = context.metrics.timer("stepcompass_activity_write_seconds")
         self.nextRetention = context.clock.now
+        self.devices = DeviceTable(capacity: max(1, configuration.maxDevices))
+        self.devicesEvicted = context.metrics.counter("stepcompass_devices_evicted_total")
+        self.devicesRefused = context.metrics.counter("stepcompass_devices_refused_total")
     }
 
     /// Migrates the store, waits for the bus, subscribes, says ready, then handles messages until the group shuts
@@ -144,7 +160,7 @@ public actor ActivityService: Service {
                 let input = try StepsMessage.decode(message.payload, using: decoder)
                 let count = try input.count()
                 let date = try Timestamp.date(input.timestamp)
-                let state = deviceState(device)
+                let state = try trackedState(device)
                 devices[device]?.lastReceived = context.clock.now
                 let time = date.timeIntervalSince1970
                 pending.append(StepRecord(device: device, count: count, time: time, buckets: state.calendar.buckets(of: date)))
@@ -162,7 +178,7 @@ public actor ActivityService: Service {
     }
 
     private func applyPermissions(_ input: PermissionsMessage, device: String, message: BusMessage) async throws {
-        var state = deviceState(device)
+        var state = try trackedState(device)
         if let motion = input.motion {
             guard let authorization = MotionAuthorization(rawValue: motion) else {
                 throw InputError("'motion' is '\(motion.prefix(40))'; expected authorized, denied, notDetermined, restricted or unavailable")
@@ -187,11 +203,27 @@ public actor ActivityService: Service {
         dirty.insert(device)
     }
 
-    func deviceState(_ device: String) -> DeviceActivity {
-        if let state = devices[device] { return state }
+    /// The device's state, created at its first message (evicting the device idle the longest when the table is
+    /// full); a use of the device.
+    /// - Throws: `InputError` when the table is full and no device has been idle long enough.
+    func trackedState(_ device: String) throws(InputError) -> DeviceActivity {
+        let now = context.clock.now
+        if let state = devices.value(for: device, at: now) { return state }
         let state = DeviceActivity(calendar: configuration.calendar, cadenceWindow: configuration.cadenceWindow)
-        devices[device] = state
-        context.metrics.devicesTracked(devices.count)
+        switch devices.insert(state, for: device, at: now) {
+        case .inserted:
+            context.metrics.devicesTracked(devices.count)
+        case .evicted(let evicted, _):
+            devicesEvicted.increment()
+            // Idle a minute: its last activity went out long ago (an interval is a second); a cadence window still
+            // open (the default window is a minute too) ends with it, its retained activity keeping the last cadence.
+            dirty.remove(evicted)
+            cadenceEnds[evicted] = nil
+            context.logger.debug("forgot an idle device to track a new one", metadata: ["device": "\(evicted)"])
+        case .refused:
+            devicesRefused.increment()
+            throw InputError(devices.refusal(of: device))
+        }
         return state
     }
 
@@ -203,7 +235,8 @@ public actor ActivityService: Service {
             pending.removeFirst(batch.count)
             for step in applied {
                 let device = step.record.device
-                var state = deviceState(device)
+                // Tracked since its message was received (a device in use is never evicted).
+                guard var state = devices[device] else { continue }
                 if state.days != nil, step.change.delta > 0 {
                     state.days?[step.record.buckets.day, default: 0] += step.change.delta
                 }
@@ -253,7 +286,10 @@ public actor ActivityService: Service {
     }
 
     private func publishActivity(_ device: String, now: ServiceClock.Instant) async throws {
-        var state = deviceState(device)
+        guard var state = devices[device] else {
+            cadenceEnds[device] = nil
+            return
+        }
         let time = state.lastTime ?? context.clock.date.timeIntervalSince1970
         let date = Date(timeIntervalSince1970: time)
         let dayStarts = state.calendar.dayStarts(endingWith: date, count: 7)

@@ -18,6 +18,8 @@ struct CompassCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: RuntimeOptions
 
+    @OptionGroup var deviceLimit: DeviceLimitOptions
+
     @Option(help: "Heading smoothing time constant in seconds of sample time (env SMOOTHING, default \(CompassConfiguration.defaults.smoothing)).")
     var smoothing: Double?
 
@@ -41,6 +43,7 @@ struct CompassCommand: AsyncParsableCommand {
         for (key, value) in [("smoothing", smoothing), ("max.rate", maxRate), ("dead.band", deadBand), ("stale.after", staleAfter)] {
             values.set(key, value)
         }
+        deviceLimit.set(into: &values)
         let runner = try await ServiceRunner.prepare(service: "compass", options: runtime, commandLine: values.values)
         try await runner.run { config, logger, bus in
             try buildCompass(config: config, logger: logger, bus: bus)

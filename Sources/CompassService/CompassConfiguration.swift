@@ -1,4 +1,5 @@
 public import Configuration
+import ServiceRuntime
 
 /// The tuning of the compass service, with the contract's defaults.
 ///
@@ -18,6 +19,9 @@ public struct CompassConfiguration: Sendable, Hashable {
     /// Seconds of the service's wall clock without an IMU sample after which a device is `stale`
     /// (`--stale-after`, default 5).
     public var staleAfter: Double
+    /// The most devices tracked (`--max-devices`, default 100,000): when full, a new device takes the place of the
+    /// one idle the longest if it has been idle a minute, else its messages are rejected (``DeviceTable``).
+    public var maxDevices: Int = DeviceTable<Void>.defaultCapacity
     /// How long, in seconds, the start-up restore waits after the last retained `heading` or `bearing-lock`
     /// message before it decides the broker has sent them all (retained messages come in one burst right after
     /// the subscription is acknowledged; MQTT has no end-of-retained marker). Not a command-line option: 0.2 s
@@ -52,6 +56,9 @@ public struct CompassConfiguration: Sendable, Hashable {
         guard staleAfter.isFinite, staleAfter > 0 else {
             throw .invalidConfiguration("--stale-after must be a finite number > 0, not \(staleAfter)")
         }
+        guard maxDevices >= 1 else {
+            throw .invalidConfiguration("--max-devices must be at least 1, not \(maxDevices)")
+        }
         guard restoreQuietPeriod.isFinite, restoreQuietPeriod >= 0 else {
             throw .invalidConfiguration("the restore quiet period must be a finite number ≥ 0, not \(restoreQuietPeriod)")
         }
@@ -65,7 +72,7 @@ extension CompassConfiguration {
     /// Reads the settings from configuration.
     ///
     /// Keys (each optional, defaults in ``defaults``): `smoothing` (double, seconds), `max.rate` (double, per
-    /// second), `dead.band` (double, degrees), `stale.after` (double, seconds).
+    /// second), `dead.band` (double, degrees), `stale.after` (double, seconds), `max.devices` (int).
     /// - Parameter config: The service's configuration.
     public init(config: ConfigReader) {
         let defaults = Self.defaults
@@ -74,5 +81,6 @@ extension CompassConfiguration {
             maxRate: config.double(forKey: "max.rate", default: defaults.maxRate),
             deadBand: config.double(forKey: "dead.band", default: defaults.deadBand),
             staleAfter: config.double(forKey: "stale.after", default: defaults.staleAfter))
+        maxDevices = config.int(forKey: "max.devices", default: defaults.maxDevices)
     }
 }

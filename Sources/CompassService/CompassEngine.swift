@@ -20,7 +20,8 @@ actor CompassEngine {
     /// The service's clock (the context's): windows, stale detection and heading timestamps run on it.
     private let clock: ServiceClock
     private let start: ServiceClock.Instant
-    private var devices: [String: DeviceCompass] = [:]
+    /// The devices, at most `maxDevices`; one idle a minute gives its place to a new one (``DeviceTable``).
+    private var devices: DeviceTable<DeviceCompass>
     private var outbox: [DeviceCompass.Outbound] = []
     /// Messages waiting to be published, in the order the state changed. The engine is an actor, and a publish
     /// suspends: if the timer and the message handler each published their own list, a heading and bearing lock
@@ -33,6 +34,10 @@ actor CompassEngine {
     /// be published when its window ends unless it goes stale or a newer state replaces it).
     private let headingsPublished: Counter
     private let headingsHeld: Counter
+    /// `stepcompass_devices_evicted_total` and `stepcompass_devices_refused_total`: devices forgotten to make room,
+    /// and messages of a new device rejected because the table was full.
+    private let devicesEvicted: Counter
+    private let devicesRefused: Counter
 
     init(configuration: CompassConfiguration, model: WorldMagneticModel, context: BusServiceContext) {
         self.configuration = configuration
@@ -44,6 +49,9 @@ actor CompassEngine {
         start = clock.now
         headingsPublished = context.metrics.counter("stepcompass_compass_headings_published_total")
         headingsHeld = context.metrics.counter("stepcompass_compass_headings_held_total")
+        devices = DeviceTable(capacity: max(1, configuration.maxDevices))
+        devicesEvicted = context.metrics.counter("stepcompass_devices_evicted_total")
+        devicesRefused = context.metrics.counter("stepcompass_devices_refused_total")
     }
 
     /// The number of devices seen so far.
@@ -162,7 +170,7 @@ actor CompassEngine {
             } catch {
                 throw InputError(error.detail.isEmpty ? error.name : error.detail)
             }
-            let compass = self.device(device)
+            let compass = try self.device(device)
             compass.locate(environment, at: moment, into: &outbox)
             if let speed = input.speed, let course = input.course {
                 compass.fuseCourse(course, speed: speed)
@@ -172,15 +180,15 @@ actor CompassEngine {
             if let location = input.location { _ = try SensorPermission.parse(location, field: "location") }
             guard let motion = input.motion else { return device }
             let permission = try SensorPermission.parse(motion, field: "motion")
-            self.device(device).permit(motion: permission, at: moment, into: &outbox)
+            try self.device(device).permit(motion: permission, at: moment, into: &outbox)
         case .commandSettings, .commandCalibrate, .commandBearingLock:
             // The contract's one command decoder, with the wording the dashboard and the client use too.
             switch try DeviceCommand.decode(topic, json: message.payload) {
-            case .north(let reference): self.device(device).setNorth(reference, at: moment, into: &outbox)
-            case .calibrate(let reset): self.device(device).calibrate(reset: reset, at: moment, into: &outbox)
+            case .north(let reference): try self.device(device).setNorth(reference, at: moment, into: &outbox)
+            case .calibrate(let reset): try self.device(device).calibrate(reset: reset, at: moment, into: &outbox)
             case .lock(let bearing, let threshold):
                 try self.device(device).lock(bearing: bearing, threshold: threshold, at: moment, into: &outbox)
-            case .unlock: self.device(device).unlock(into: &outbox)
+            case .unlock: try self.device(device).unlock(into: &outbox)
             case .resetPosition, .walk: break  // not read from these topics
             }
         case .calibration:
@@ -196,12 +204,24 @@ actor CompassEngine {
         return device
     }
 
-    /// The state of a device, created at its first message.
-    private func device(_ id: String) -> DeviceCompass {
-        if let existing = devices[id] { return existing }
+    /// The state of a device, created at its first message; each call counts as a use of the device.
+    /// - Throws: `InputError` when the service tracks `--max-devices` devices and none has been idle long enough to
+    ///   give its place (an evicted device's calibration, bearing lock and north setting are forgotten: its retained
+    ///   messages are read again only at the next start).
+    private func device(_ id: String) throws(InputError) -> DeviceCompass {
+        let now = clock.now
+        if let existing = devices.value(for: id, at: now) { return existing }
         let created = DeviceCompass(configuration: configuration, held: headingsHeld)
-        devices[id] = created
-        context.metrics.devicesTracked(devices.count)
+        switch devices.insert(created, for: id, at: now) {
+        case .inserted:
+            context.metrics.devicesTracked(devices.count)
+        case .evicted(let evicted, _):
+            devicesEvicted.increment()
+            context.logger.debug("forgot an idle device to track a new one", metadata: ["device": "\(evicted)"])
+        case .refused:
+            devicesRefused.increment()
+            throw InputError(devices.refusal(of: id))
+        }
         return created
     }
 

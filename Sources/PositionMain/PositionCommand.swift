@@ -22,6 +22,8 @@ struct PositionCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: RuntimeOptions
 
+    @OptionGroup var deviceLimit: DeviceLimitOptions
+
     @Option(name: .customLong("steps-per-update"), help: "Steps per position update (default \(defaults.stepsPerUpdate)).")
     var stepsPerUpdate: Int?
 
@@ -52,6 +54,7 @@ struct PositionCommand: AsyncParsableCommand {
         if case .metres(let metres) = stepLength { values.set("step.length", metres) }
         values.set("heading.source", headingSource?.rawValue)
         values.set("settle.ms", settleMilliseconds)
+        deviceLimit.set(into: &values)
         let runner = try await ServiceRunner.prepare(service: "position", options: runtime, commandLine: values.values)
         let estimated = stepLength == .estimated
         try await runner.run { config, logger, bus in

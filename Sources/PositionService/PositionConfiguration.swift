@@ -1,5 +1,6 @@
 public import Configuration
 import Foundation
+import ServiceRuntime
 import StepCompassContract
 
 /// The position calculator's settings.
@@ -29,6 +30,10 @@ public struct PositionConfiguration: Sendable, Hashable {
     /// Longest wait for the retained positions after subscribing; it normally ends in milliseconds, when the
     /// sync marker comes back.
     public var settleWindow: Duration
+    /// The most devices tracked (`--max-devices`, default 100,000): when full, a new device takes the place of the
+    /// one idle the longest if it has been idle a minute, else its messages are rejected (``DeviceTable``). An
+    /// evicted device that comes back starts again from (0, 0) (see ``PositionService``).
+    public var maxDevices: Int = DeviceTable<Void>.defaultCapacity
 
     public init(
         stepsPerUpdate: Int = 10, stepLength: Double = 0.75, settleWindow: Duration = .seconds(5),
@@ -45,7 +50,7 @@ public struct PositionConfiguration: Sendable, Hashable {
     ///
     /// Keys (each optional, defaults in ``defaults``): `steps.per.update` (int), `step.length` (double, metres, or
     /// the word `estimated`: the reported distances, with the default 0.75 m for steps reported without one),
-    /// `heading.source` (`device` or `walking`), `settle.ms` (int, milliseconds).
+    /// `heading.source` (`device` or `walking`), `settle.ms` (int, milliseconds), `max.devices` (int).
     /// - Parameter config: The service's configuration.
     public init(config: ConfigReader) {
         let defaults = Self.defaults
@@ -62,5 +67,6 @@ public struct PositionConfiguration: Sendable, Hashable {
             settleWindow: .milliseconds(config.int(forKey: "settle.ms", default: Int(defaults.settleWindow.inMilliseconds))),
             estimatedStepLength: estimated,
             headingSource: source.flatMap(HeadingSource.init(rawValue:)) ?? defaults.headingSource)
+        maxDevices = config.int(forKey: "max.devices", default: defaults.maxDevices)
     }
 }

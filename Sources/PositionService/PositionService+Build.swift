@@ -14,7 +14,7 @@ import ServiceRuntime
 ///   - clock: The service's clock: the timestamps of positions whose input had none (tests pass a manual one).
 /// - Returns: The bus connection and the service, in one group.
 /// - Throws: `ConfigurationError` for a `heading.source` other than `device` or `walking`, or a `step.length` that
-///   is neither a number nor `estimated`.
+///   is neither a number nor `estimated`, or a `max.devices` below 1.
 public func buildPosition(
     config: ConfigReader, logger: Logger, bus: any ConnectableBus, clock: some Clock<Duration> = ContinuousClock()
 ) throws -> ServiceGroup {
@@ -36,6 +36,9 @@ public func buildPosition(
         let text = config.string(forKey: "step.length")
     {
         throw ConfigurationError("the setting 'step.length' is '\(text.prefix(40))'; expected metres or estimated")
+    }
+    guard configuration.maxDevices >= 1 else {
+        throw ConfigurationError("the setting 'max.devices' is \(configuration.maxDevices); expected 1 or more")
     }
     let runtime = BusRuntime(service: "position", config: config, logger: logger, bus: bus, clock: ServiceClock(clock))
     let service = try PositionService(configuration: configuration, context: runtime.context)

@@ -39,17 +39,30 @@ public import ServiceRuntime
 /// receives its own position messages back as live (non-retained) messages: those are ignored, because only a
 /// retained position is a restore. A QoS 1 step message delivered twice is a repeated count and changes nothing.
 ///
+/// ## Many devices
+///
+/// The service tracks at most ``PositionConfiguration/maxDevices`` devices (`--max-devices`, ``ServiceRuntime/DeviceTable``).
+/// When it is full, a new device takes the place of the device idle the longest if that one has been idle a minute
+/// (on the service's clock); otherwise the new device's messages are rejected on the error topic until one goes idle.
+/// An evicted device's retained position stays on the broker, but the service reads retained positions only while it
+/// settles: a device that comes back after its eviction starts again from (0, 0), its first step count the base of
+/// the new walk.
+///
 /// Bad input (invalid JSON, a missing or out-of-range field, NaN, a bad device id, an oversized payload, a
 /// retained position that cannot be restored) is reported on `stepcompass/errors/position` and dropped.
 public actor PositionService: Service {
     private let configuration: PositionConfiguration
     private let context: BusServiceContext
     private let decoder = PayloadDecoder()
-    private var devices: [String: DevicePosition] = [:]
+    private var devices: DeviceTable<DevicePosition>
     private var settled = false
     private var published = 0
     /// `stepcompass_position_batches_applied_total`: batches of `stepsPerUpdate` steps moved along a heading.
     private let batches: Counter
+    /// `stepcompass_devices_evicted_total` and `stepcompass_devices_refused_total`: devices forgotten to make room,
+    /// and messages of a new device rejected because the table was full.
+    private let devicesEvicted: Counter
+    private let devicesRefused: Counter
 
     /// Creates the service.
     /// - Parameters:
@@ -61,6 +74,9 @@ public actor PositionService: Service {
         self.configuration = configuration
         self.context = context
         self.batches = context.metrics.counter("stepcompass_position_batches_applied_total")
+        self.devices = DeviceTable(capacity: max(1, configuration.maxDevices))
+        self.devicesEvicted = context.metrics.counter("stepcompass_devices_evicted_total")
+        self.devicesRefused = context.metrics.counter("stepcompass_devices_refused_total")
     }
 
     /// Waits for the bus, subscribes, says ready, restores retained state during the settle window, then handles
@@ -120,7 +136,11 @@ public actor PositionService: Service {
             await context.errors.reject(message, reason: error.message)
             return
         }
-        let tracker = tracker(for: device)
+        guard let tracker = tracker(for: device) else {
+            devicesRefused.increment()
+            await context.errors.reject(message, reason: devices.refusal(of: device))
+            return
+        }
         let outcome: DevicePosition.Outcome
         do {
             switch suffix {
@@ -192,11 +212,21 @@ public actor PositionService: Service {
         }
     }
 
-    private func tracker(for device: String) -> DevicePosition {
-        if let existing = devices[device] { return existing }
+    /// The device's tracker, created at its first message (evicting the device idle the longest when the table is
+    /// full); nil when the table is full and no device has been idle long enough.
+    private func tracker(for device: String) -> DevicePosition? {
+        let now = context.clock.now
+        if let existing = devices.value(for: device, at: now) { return existing }
         let created = DevicePosition(device: device, configuration: configuration, batches: batches)
-        devices[device] = created
-        context.metrics.devicesTracked(devices.count)
+        switch devices.insert(created, for: device, at: now) {
+        case .inserted:
+            context.metrics.devicesTracked(devices.count)
+        case .evicted(let evicted, _):
+            devicesEvicted.increment()
+            context.logger.debug("forgot an idle device to track a new one", metadata: ["device": "\(evicted)"])
+        case .refused:
+            return nil
+        }
         return created
     }
 

@@ -31,8 +31,9 @@ final class ActivityFixture: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// Starts the service (again) on the same database; returns once it is online.
-    func start(_ values: [AbsoluteConfigKey: ConfigValue] = [:]) async throws {
+    /// Starts the service (again) on the same database; returns once it is online. With `clock`, the service runs on
+    /// it (a manual one to make devices idle by hand).
+    func start(_ values: [AbsoluteConfigKey: ConfigValue] = [:], clock: ServiceClock? = nil) async throws {
         let status = try await probe.subscribe(to: TopicFilter("stepcompass/services/activity/status"))
         var all: [AbsoluteConfigKey: ConfigValue] = [
             "data.dir": .init(.string(folder.path), isSecret: false),
@@ -43,7 +44,16 @@ final class ActivityFixture: @unchecked Sendable {
         for (key, value) in values { all[key] = value }
         let config = ConfigReader(provider: InMemoryProvider(values: all))
         let bus = InMemoryBus(broker: broker, clientID: "stepcompass-activity", cleanStart: false)
-        let group = try buildActivity(config: config, logger: Logger(label: "test.activity"), bus: bus)
+        let logger = Logger(label: "test.activity")
+        let group: ServiceGroup
+        if let clock {
+            let configuration = ActivityConfiguration(config: config)
+            group = try buildActivity(
+                config: config, logger: logger, bus: bus, configuration: configuration,
+                store: makeActivityStore(configuration: configuration, logger: logger), clock: clock)
+        } else {
+            group = try buildActivity(config: config, logger: logger, bus: bus)
+        }
         self.group = group
         running = Task { try await group.run() }
         var online = false

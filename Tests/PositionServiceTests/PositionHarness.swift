@@ -10,14 +10,15 @@ import ServiceRuntime
 struct RunningPositionService {
     let task: Task<Void, any Error>
 
-    /// Starts the service on `bus` and returns once it has called `ready()`.
+    /// Starts the service on `bus` and returns once it has called `ready()`; `clock` is the service's clock (a manual
+    /// one to make devices idle by hand).
     static func start(
-        on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration(), service: String = "position"
+        on bus: any MessageBus, configuration: PositionConfiguration = PositionConfiguration(), service: String = "position",
+        clock: ServiceClock = .continuous
     ) async throws -> RunningPositionService {
         let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
-        let context = BusServiceContext(service: service, bus: bus, logger: Logger(label: "test.position")) {
-            readyContinuation.yield()
-        }
+        let context = BusServiceContext(
+            service: service, bus: bus, logger: Logger(label: "test.position"), onReady: { readyContinuation.yield() }, clock: clock)
         let service = try PositionService(configuration: configuration, context: context)
         let task = Task { try await service.run() }
         var iterator = ready.makeAsyncIterator()
