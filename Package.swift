@@ -398,4 +398,3 @@ if Context.environment["STEPCOMPASS_BENCHMARKS"] != nil {
         ),
     ]
 }
-
