@@ -34,6 +34,10 @@ actor PhoneIngest {
     /// The bridge's metrics: the routes, the bus side and the gpsd reader count their batches here too.
     nonisolated let metrics: BridgeMetrics?
     private var devices: [String: Device] = [:]
+    /// The devices whose outputs are being published (a publish suspends, and the actor may take other work
+    /// meanwhile): ``flushIdle(after:)`` leaves them alone, so a held batch is never published in the middle of the
+    /// batch before it (a push that took longer than the idle time to publish, on a loaded machine, was interleaved so).
+    private var publishing: [String: Int] = [:]
     /// The number of devices last recorded in `stepcompass_devices_tracked`.
     private var trackedCount = 0
 
@@ -82,7 +86,7 @@ actor PhoneIngest {
     /// Releases the samples of devices that sent nothing for `idle`.
     func flushIdle(after idle: Duration) async {
         let now = ContinuousClock.now
-        for (device, var entry) in devices where now - entry.lastUsed >= idle {
+        for (device, var entry) in devices where now - entry.lastUsed >= idle && publishing[device] == nil {
             let outputs = entry.session.flush()
             guard !outputs.isEmpty else { continue }
             devices[device] = entry
@@ -134,6 +138,11 @@ actor PhoneIngest {
     }
 
     private func publish(_ outputs: [PhoneOutput], device: String) async throws -> Outcome {
+        publishing[device, default: 0] += 1
+        defer {
+            let left = (publishing[device] ?? 1) - 1
+            publishing[device] = left > 0 ? left : nil
+        }
         var outcome = Outcome()
         for output in outputs {
             switch output {
