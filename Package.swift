@@ -398,3 +398,31 @@ if Context.environment["STEPCOMPASS_BENCHMARKS"] != nil {
         ),
     ]
 }
+
+// MARK: Fuzz targets (libFuzzer), only when asked for, so `swift build` and `make test` never see them: each decoder
+// of outside bytes in an executable whose `main` is libFuzzer's (hence `-parse-as-library`), built with
+// `STEPCOMPASS_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address --product FuzzX`
+// by `scripts/fuzz.sh` (`make fuzz`, `make fuzz-ci`).
+if Context.environment["STEPCOMPASS_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzFastReaders", ["StepCompassContract"]),
+        ("FuzzTimestamp", ["StepCompassContract"]),
+        ("FuzzGeoJSON", ["MarkerKit"]),
+        ("FuzzCommands", ["StepCompassContract"]),
+        ("FuzzDeviceMessages", ["StepCompassContract"]),
+        ("FuzzDashboard", ["DashboardKit", "StepCompassContract"]),
+        ("FuzzPhoneBridge", ["PhoneFormats", "StepCompassContract"]),
+        ("FuzzPhoneExports", ["PhoneFormats", "StepCompassContract"]),
+        ("FuzzPhotoAnswers", ["JournalKit"]),
+    ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Sources/FuzzSupport", swiftSettings: strictSettings))
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: target.name,
+                dependencies: ["FuzzSupport"] + target.dependencies,
+                path: "Sources/\(target.name)",
+                swiftSettings: strictSettings + [.unsafeFlags(["-parse-as-library"])]
+            ))
+    }
+}

@@ -76,7 +76,7 @@ extension DeviceState {
         switch state {
         case "calibrated": text = "Compass calibrated"
         case "calibrating":
-            text = coverage.map { "Calibrating… \(Int(($0 * 100).rounded()))% of directions covered" } ?? "Calibrating…"
+            text = coverage.map { "Calibrating… \(DisplayText.decimal($0 * 100, places: 0))% of directions covered" } ?? "Calibrating…"
             prompt = calibration?.message ?? figureEight
         case "needsCalibration":
             text = "Compass needs calibration"

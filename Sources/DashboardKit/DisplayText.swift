@@ -19,9 +19,11 @@ public enum DisplayText {
         return "Heading: \(wholeDegrees(heading))° \(cardinal ?? Self.cardinal(heading))"
     }
 
-    /// The heading in whole degrees, 0...359.
+    /// The heading in whole degrees, 0...359 (0 for a value that is not finite).
     public static func wholeDegrees(_ heading: Double) -> Int {
-        let rounded = Int(heading.rounded())
+        // Within one turn first: a message may carry any number (`1e300` would not fit an Int).
+        guard heading.isFinite else { return 0 }
+        let rounded = Int(heading.truncatingRemainder(dividingBy: 360).rounded())
         return ((rounded % 360) + 360) % 360
     }
 
@@ -89,7 +91,8 @@ public enum DisplayText {
 
     /// A signed angle such as `+12°` or `–3°` (for the deviation from a locked bearing).
     public static func signedDegrees(_ degrees: Double) -> String {
-        let whole = Int(degrees.rounded())
+        // A message may carry any number: one beyond an Int is written as `decimal` writes it.
+        guard let whole = Int(exactly: degrees.rounded()) else { return "\(decimal(degrees, places: 0))°" }
         return whole > 0 ? "+\(whole)°" : "\(decimal(Double(whole), places: 0))°"
     }
 

@@ -138,10 +138,16 @@ public enum DeviceCommand: Sendable, Hashable {
     /// A field that must be a number when present (null counts as absent).
     private static func number(_ body: [String: Any], _ key: String) throws(InputError) -> Double? {
         guard let raw = body[key], !(raw is NSNull) else { return nil }
-        guard !(raw is Bool), let value = (raw as? NSNumber)?.doubleValue, value.isFinite else {
+        guard let number = raw as? NSNumber, !isBoolean(number), case let value = number.doubleValue, value.isFinite else {
             throw key == "bearing" ? badBearing : badThreshold
         }
         return value
+    }
+
+    /// Whether JSONSerialization read `true` or `false` (a `CFBoolean`). Not `is Bool`: on Linux every `NSNumber` of
+    /// 0 or 1 casts to `Bool`, so `"bearing": 0` was refused as a boolean.
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        type(of: number) == type(of: NSNumber(value: true))
     }
 
     /// A number as the contract writes it: integral values without a fraction (`45`), others unrounded.

@@ -53,7 +53,7 @@ struct FastJSONReader {
         return true
     }
 
-    /// A strict JSON number (`-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?`), finite.
+    /// A strict JSON number (`-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?`), finite; a zero only without an exponent.
     mutating func number() -> Double? {
         skipSpace()
         let start = index
@@ -74,6 +74,7 @@ struct FastJSONReader {
             index += 1
             guard digits() else { return nil }
         }
+        let significandEnd = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
@@ -88,7 +89,10 @@ struct FastJSONReader {
             buffer[length] = 0
             return strtod(buffer.baseAddress!, nil)
         }
-        return value.isFinite ? value : nil
+        // A zero with an exponent is JSONDecoder's to judge: it refuses a number too small for a Double (`1e-400`,
+        // which reads as 0 here) and, in swift-foundation's check for a true zero, `0e1` to `0e9` (but not `0e10`).
+        guard value.isFinite, value != 0 || significandEnd == index else { return nil }
+        return value
     }
 
     mutating func vector() -> SIMD3<Double>? {

@@ -88,7 +88,10 @@ public enum FieldCheck {
         guard steps.isFinite, steps.rounded() == steps else {
             throw InputError("'steps' is \(steps); a count must be a whole number")
         }
-        guard steps >= 0 else { throw InputError("'steps' is \(Int64(steps)); a count cannot be negative") }
+        guard steps >= 0 else {
+            // Written as an integer when it is one (`-4`); a count below Int64's range as the Double it is (`-1e+20`).
+            throw InputError("'steps' is \(Int64(exactly: steps).map { "\($0)" } ?? "\(steps)"); a count cannot be negative")
+        }
         guard steps < 9.0e15 else { throw InputError("'steps' is \(steps), too large for a step count") }
         return Int64(steps)
     }

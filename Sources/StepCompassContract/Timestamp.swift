@@ -34,7 +34,13 @@ public enum Timestamp {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
     }
 
-    /// Parses the contract's exact shape, `YYYY-MM-DDTHH:MM:SS(.fff)Z`; nil for anything else.
+    /// The first year the hand-written codec reads and writes. Its calendar is the proleptic Gregorian one, while
+    /// Foundation's, the reference, is the Julian calendar before the reform of October 1582: earlier dates are left
+    /// to Foundation, so that every text means the same instant whichever parser reads it.
+    static let firstGregorianYear = 1_583
+
+    /// Parses the contract's exact shape, `YYYY-MM-DDTHH:MM:SS(.fff)Z` from ``firstGregorianYear``; nil for anything
+    /// else.
     static func parseContractShape(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
@@ -53,7 +59,8 @@ public enum Timestamp {
                 bytes[bytes.count - 1] == UInt8(ascii: "Z"),
                 let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
                 let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+                year >= firstGregorianYear
             else { return nil }
             var fraction = 0.0
             if bytes.count > 20 {
@@ -71,7 +78,7 @@ public enum Timestamp {
 
     /// Formats a date as `YYYY-MM-DDTHH:MM:SS.fffZ` (UTC, milliseconds truncated), exactly as
     /// ``formatWithFoundation(_:)`` does, in a fraction of its time (a heading or IMU message is stamped up to
-    /// 50,000 times a second).
+    /// 50,000 times a second); dates before ``firstGregorianYear`` or after 9999 are Foundation's to write.
     public static func format(_ date: Date) -> String {
         // Whole seconds, then the truncated milliseconds of the remainder, as Foundation does (multiplying the
         // whole time by 1,000 rounds differently for a few instants).
@@ -83,7 +90,7 @@ public enum Timestamp {
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let ofDay = (whole - days * 86_400) * 1_000 + fraction
         let (year, month, day) = civilFromDays(days)
-        guard (0...9_999).contains(year) else { return formatWithFoundation(date) }
+        guard (firstGregorianYear...9_999).contains(year) else { return formatWithFoundation(date) }
         return String(unsafeUninitializedCapacity: 24) { buffer in
             func put(_ value: Int, _ width: Int, at offset: Int) {
                 var rest = value

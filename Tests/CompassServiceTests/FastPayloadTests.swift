@@ -30,6 +30,10 @@ struct FastPayloadTests {
         #"{"accel":[1.,2,3],"mag":[1,2,3]}"#,  // bare point
         #"{"accel":[.5,2,3],"mag":[1,2,3]}"#,  // no integer part
         #"{"accel":[1e999,2,3],"mag":[1,2,3]}"#,  // overflows
+        // Found by FuzzFastReaders (the fast path read them as 0, JSONDecoder refuses them): too small for a Double,
+        // and a zero with a one-digit exponent (swift-foundation's check for a true zero).
+        #"{"accel":[1e-400,0,9.8],"mag":[20,0,-40]}"#,
+        #"{"accel":[0,0,9.8],"mag":[0e2,0,-40]}"#,
         #"{"accel":[1,2,3],"mag":[1,2,3]} x"#,  // trailing text
         #"{"accel":[1,2,3],"mag":[1,2,3],}"#,  // trailing comma
         #"{"accel":[1,2,3] "mag":[1,2,3]}"#,  // missing comma
@@ -102,5 +106,20 @@ struct FastTimestampTests {
             #expect(fast == Timestamp.formatWithFoundation(date), "\(date.timeIntervalSince1970)")
             #expect(abs((Timestamp.parse(fast)?.timeIntervalSince1970 ?? .nan) - date.timeIntervalSince1970) < 0.001)
         }
+    }
+
+    /// Found by FuzzTimestamp: the hand-written codec counted days in the proleptic Gregorian calendar, Foundation in
+    /// the Julian one before October 1582, so `0001-01-01T00:00:00Z` and `0001-01-01T00:00:00+00:00` were two days
+    /// apart and the year 1 was written as Foundation does not write it.
+    @Test("dates before the Gregorian reform are Foundation's, read and written")
+    func beforeTheGregorianReform() throws {
+        let style = Date.ISO8601FormatStyle(timeZone: .gmt)
+        for text in ["0001-01-01T00:00:00Z", "1000-03-01T00:00:00.000Z", "1582-10-14T00:00:00Z", "1582-10-15T00:00:00Z"] {
+            let date = try #require(Timestamp.parse(text))
+            #expect(date == (try style.parse(text.replacingOccurrences(of: ".000", with: ""))), "\(text)")
+            #expect(Timestamp.parse(text.replacingOccurrences(of: "Z", with: "+00:00")) == date, "\(text)")
+        }
+        let yearOne = Date(timeIntervalSince1970: -62_135_596_800)
+        #expect(Timestamp.format(yearOne) == Timestamp.formatWithFoundation(yearOne))
     }
 }

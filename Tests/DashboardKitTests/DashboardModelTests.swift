@@ -91,6 +91,22 @@ struct DashboardModelTests {
         #expect(lock.text == "Not locked")
     }
 
+    /// Found with FuzzDashboard's boundary seeds (`Tests/FuzzCorpus/FuzzDashboard/extreme-*.json`): a heading, bearing
+    /// lock or calibration with a number beyond an Int (`1e300`, valid JSON) trapped when its view was built, which took
+    /// the dashboard (and the terminal client) down.
+    @Test("Numbers far out of range are shown as they are, not a crash")
+    func outOfRangeNumbers() throws {
+        var model = DashboardModel()
+        model.apply(try decode(.heading, #"{"status":"ok","heading":-1e300,"pitch":1e300,"roll":-1e300}"#))
+        model.apply(try decode(.bearingLock, #"{"locked":true,"bearing":-1e300,"deviation":1e300,"threshold":-1e300,"exceeded":true}"#))
+        model.apply(try decode(.calibration, #"{"state":"calibrating","coverage":1e300}"#))
+        let view = try #require(model.device("walker-1")?.view)
+        #expect(view.headingText.hasPrefix("Heading: "))
+        #expect(view.tiltText == "Pitch 1e+300°, roll -1e+300°")
+        #expect(view.bearingLock.text.contains("1e+300° off"))
+        #expect(view.calibration.text == "Calibrating… 1e+302% of directions covered")
+    }
+
     @Test("Permissions: guidance when denied, none when authorized")
     func permissions() throws {
         var model = DashboardModel()

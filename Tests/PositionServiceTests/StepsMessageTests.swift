@@ -18,6 +18,8 @@ struct StepsMessageTests {
         #"{"steps":"12"}"#, #"{"count":3}"#, #"{"steps":1,"steps":2}"#, #"{"steps":1,"extra":true}"#,
         #"{"steps":1,"distance":null}"#, #"{"steps":1,"distance":"far"}"#, #"{"steps":1,"timestamp":"a\"b"}"#,
         #"{"steps":01}"#, #"{"steps":1}x"#, "", "[1]",
+        // Found by FuzzFastReaders: the fast path read them as 0, JSONDecoder refuses them.
+        #"{"steps":0e2 }"#, #"{"steps":1e-400}"#,
     ]
 
     @Test("accepted payloads decode to JSONDecoder's values", arguments: accepted)
@@ -30,6 +32,12 @@ struct StepsMessageTests {
     @Test("anything else is left to the decoder", arguments: declined)
     func leavesDeclined(text: String) {
         #expect(StepsMessage.parseFast(Data(text.utf8), maximumSize: 64 * 1024) == nil)
+    }
+
+    @Test("a negative count below Int64's range is refused with its value (found by FuzzFastReaders: it trapped)")
+    func hugeNegativeCount() throws {
+        let message = try StepsMessage.decode(Data(#"{"steps":-1E20}"#.utf8), using: PayloadDecoder())
+        #expect(throws: InputError("'steps' is -1e+20; a count cannot be negative")) { try message.count() }
     }
 
     @Test("the decoder reads a distance of the wrong type as absent and reports a count of the wrong type")

@@ -50,6 +50,18 @@ struct DeviceCommandTests {
         try command.validate()
     }
 
+    /// Found by FuzzCommands: on Linux every `NSNumber` of 0 or 1 casts to `Bool`, so the decoder refused
+    /// `{"action":"lock","bearing":0}`, the payload of `.lock(bearing: 0, threshold: nil)`, as a boolean.
+    @Test("a lock reads back from its own payload, bearings and thresholds of 0 and 1 too; true and false are refused")
+    func lockReadsBack() throws {
+        for command in [DeviceCommand.lock(bearing: 0, threshold: nil), .lock(bearing: 1, threshold: 1), .lock(bearing: 45, threshold: 10)] {
+            #expect(try DeviceCommand.decode(.commandBearingLock, json: command.payload) == command)
+        }
+        for body in [#"{"action":"lock","bearing":true}"#, #"{"action":"lock","threshold":false}"#] {
+            #expect(throws: InputError.self) { try DeviceCommand.decode(.commandBearingLock, json: Data(body.utf8)) }
+        }
+    }
+
     @Test("the summary says what was sent")
     func summaries() {
         #expect(DeviceCommand.lock(bearing: 45, threshold: 10).summary(device: "walker-1") == "locked walker-1 at 45° (threshold 10°)")
