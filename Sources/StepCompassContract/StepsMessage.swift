@@ -121,13 +121,8 @@ extension FastJSONReader {
         var distance: Double?
         var first = true
         while true {
-            if first, take(UInt8(ascii: "}")) { break }
-            guard first || take(UInt8(ascii: ",")) else {
-                guard take(UInt8(ascii: "}")) else { return nil }
-                break
-            }
-            first = false
-            guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
+            guard let member = nextMember(first: &first) else { return nil }
+            guard case .key(let key) = member else { break }
             if equals(key, "steps"), steps == nil {
                 guard let value = number() else { return nil }
                 steps = value
