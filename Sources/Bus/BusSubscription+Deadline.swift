@@ -5,11 +5,6 @@ extension BusSubscription {
     ///
     /// A message that arrives just as the deadline passes is returned, never lost: both children are drained.
     public func next(before deadline: ContinuousClock.Instant) async -> BusMessage? {
-        await next(before: deadline, clock: ContinuousClock())
-    }
-
-    /// The next message, or nil once `deadline` passes on `clock` (or the task is cancelled).
-    public func next<C: Clock>(before deadline: C.Instant, clock: C) async -> BusMessage? {
         let subscription = self
         return await withTaskGroup(of: BusMessage?.self) { group in
             group.addTask {
@@ -17,7 +12,7 @@ extension BusSubscription {
                 return await iterator.next()
             }
             group.addTask {
-                try? await clock.sleep(until: deadline, tolerance: nil)
+                try? await Task.sleep(until: deadline, clock: .continuous)
                 return nil
             }
             var result = await group.next() ?? nil

@@ -19,7 +19,6 @@ actor CompassEngine {
     private let encoder: JSONEncoder
     /// The service's clock (the context's): windows, stale detection and heading timestamps run on it.
     private let clock: ServiceClock
-    private let start: ServiceClock.Instant
     /// The devices, at most `maxDevices`; one idle a minute gives its place to a new one (``DeviceTable``).
     private var devices: DeviceTable<DeviceCompass>
     private var outbox: [DeviceCompass.Outbound] = []
@@ -46,7 +45,6 @@ actor CompassEngine {
         encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         clock = context.clock
-        start = clock.now
         headingsPublished = context.metrics.counter("stepcompass_compass_headings_published_total")
         headingsHeld = context.metrics.counter("stepcompass_compass_headings_held_total")
         devices = DeviceTable(capacity: max(1, configuration.maxDevices))
@@ -58,8 +56,8 @@ actor CompassEngine {
     var deviceCount: Int { devices.count }
 
     private func now() -> DeviceCompass.Moment {
-        let seconds = start.duration(to: clock.now).inSeconds
-        return DeviceCompass.Moment(date: clock.date, wall: seconds)
+        let instant = clock.now
+        return DeviceCompass.Moment(date: clock.date(at: instant), wall: instant.offset.inSeconds)
     }
 
     /// Applies one received message; a bad one is reported on the error topic and dropped.
@@ -128,8 +126,8 @@ actor CompassEngine {
     /// The timer: stale devices and held headings whose window has ended.
     func tick() async {
         let moment = now()
-        // Collect first, publish after: a message handled while a publish is suspended may add a
-        // device, which would invalidate the dictionary's indices.
+        // Collect first, publish after: a message handled while a publish is suspended may add or evict a
+        // device, which would change the table under the loop.
         var due: [(device: String, messages: [DeviceCompass.Outbound])] = []
         var messages: [DeviceCompass.Outbound] = []
         for (id, device) in devices {

@@ -63,6 +63,13 @@ public struct ErrorReporter: Sendable {
         self.gate = LockedValue((bucket: bucket, dropped: 0))
     }
 
+    /// One encoder for every report (JSONEncoder is safe to share once configured).
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     struct Report: Encodable {
         let timestamp: String
         let topic: String
@@ -82,8 +89,9 @@ public struct ErrorReporter: Sendable {
             logger.debug("ignored an error report", metadata: ["mqtt.topic": "\(message.topic)"])
             return
         }
-        metrics.counter("stepcompass_rejected_inputs_total", "kind", topics.kind(of: message.topic)).increment()
-        let now = clock.now.offset.inSeconds
+        metrics.counter("stepcompass_rejected_inputs_total", kindOf: message.topic).increment()
+        let instant = clock.now
+        let now = instant.offset.inSeconds
         let admitted: Int? = gate.withLock { state in
             guard state.bucket.take(now: now) == 0 else {
                 state.dropped += 1
@@ -101,11 +109,9 @@ public struct ErrorReporter: Sendable {
         logger.notice("rejected a message", metadata: metadata)
         let cut = message.payload.prefix(256)
         let report = Report(
-            timestamp: Timestamp.format(clock.date), topic: message.topic, error: reason,
+            timestamp: Timestamp.format(clock.date(at: instant)), topic: message.topic, error: reason,
             payload: String(decoding: cut, as: UTF8.self), dropped: droppedBefore > 0 ? droppedBefore : nil)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let payload = try? encoder.encode(report) else { return }
+        guard let payload = try? Self.encoder.encode(report) else { return }
         do {
             try await bus.publish(BusMessage(topic: topic, payload: payload, qos: .atMostOnce))
         } catch {

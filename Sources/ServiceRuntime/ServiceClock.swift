@@ -5,8 +5,9 @@ public import Foundation
 ///
 /// Services get it from their ``BusServiceContext``: the executables use a `ContinuousClock`, tests a manual clock
 /// they advance by hand, so windows, stale detection, timestamps and timers run on the test's time, not the
-/// machine's. ``date`` is the wall-clock date when the clock was wrapped plus the time the clock has moved since,
-/// so a test with a manual clock and a fixed `epoch` sees exact timestamps.
+/// machine's. ``date`` is the system's date for a `ContinuousClock`; for another clock it is the epoch given when it
+/// was wrapped plus the time the clock has moved since, so a test with a manual clock and a fixed epoch sees exact
+/// timestamps.
 public struct ServiceClock: Clock, Sendable {
     /// A point on the erased clock: the time since the clock was wrapped.
     public struct Instant: InstantProtocol, Sendable {
@@ -24,14 +25,17 @@ public struct ServiceClock: Clock, Sendable {
 
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration, Duration?) async throws -> Void
-    private let epoch: Date
+    /// The wall-clock date of an offset: `Date()` for a `ContinuousClock` (so a wall-clock step after start, an NTP
+    /// correction, is followed as before), the epoch plus the offset for any other clock (a test's exact dates).
+    private let wallDate: @Sendable (Duration) -> Date
     public let minimumResolution: Duration
 
-    /// Wraps `clock`; its present instant becomes offset zero, and the wall-clock date `epoch`. A `ServiceClock` is
-    /// taken as it is (its own epoch kept).
+    /// Wraps `clock`; its present instant becomes offset zero. A `ServiceClock` is taken as it is (its own epoch
+    /// kept).
     /// - Parameters:
     ///   - clock: The clock to read and sleep on.
-    ///   - epoch: The wall-clock date of offset zero (default: now).
+    ///   - epoch: The wall-clock date of offset zero for a clock other than `ContinuousClock` (default: now); a
+    ///     `ContinuousClock`'s dates are the system's, `Date()`.
     public init<C: Clock>(_ clock: C, epoch: Date = Date()) where C.Duration == Duration {
         if let erased = clock as? ServiceClock {
             self = erased
@@ -40,7 +44,11 @@ public struct ServiceClock: Clock, Sendable {
         let origin = clock.now
         self.elapsed = { origin.duration(to: clock.now) }
         self.sleeper = { offset, tolerance in try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance) }
-        self.epoch = epoch
+        if clock is ContinuousClock {
+            self.wallDate = { _ in Date() }
+        } else {
+            self.wallDate = { offset in epoch.addingTimeInterval(offset.inSeconds) }
+        }
         self.minimumResolution = clock.minimumResolution
     }
 
@@ -53,8 +61,12 @@ public struct ServiceClock: Clock, Sendable {
         try await sleeper(deadline.offset, tolerance)
     }
 
-    /// The wall-clock date now: the epoch plus the time the clock has moved since it was wrapped.
-    public var date: Date {
-        epoch.addingTimeInterval(elapsed().inSeconds)
+    /// The wall-clock date now (see ``date(at:)``).
+    public var date: Date { date(at: now) }
+
+    /// The wall-clock date of `instant`, read from the same clock reading: `Date()` for a `ContinuousClock`, else
+    /// the epoch plus the instant's offset.
+    public func date(at instant: Instant) -> Date {
+        wallDate(instant.offset)
     }
 }
