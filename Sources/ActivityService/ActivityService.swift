@@ -51,10 +51,6 @@ public actor ActivityService: Service {
     private var nextRetention: ServiceClock.Instant
     /// `stepcompass_activity_write_seconds`: the time a batch of steps takes to write.
     private let writeSeconds: Metrics.Timer
-    /// `stepcompass_devices_evicted_total` and `stepcompass_devices_refused_total`: devices forgotten to make room,
-    /// and messages of a new device rejected because the table was full.
-    private let devicesEvicted: Counter
-    private let devicesRefused: Counter
 
     /// Creates the service.
     /// - Parameters:
@@ -70,8 +66,6 @@ public actor ActivityService: Service {
         self.writeSeconds = context.metrics.timer("stepcompass_activity_write_seconds")
         self.nextRetention = context.clock.now
         self.devices = DeviceTable(capacity: max(1, configuration.maxDevices))
-        self.devicesEvicted = context.metrics.counter("stepcompass_devices_evicted_total")
-        self.devicesRefused = context.metrics.counter("stepcompass_devices_refused_total")
     }
 
     /// Migrates the store, waits for the bus, subscribes, says ready, then handles messages until the group shuts
@@ -159,7 +153,7 @@ public actor ActivityService: Service {
             case .steps:
                 let input = try StepsMessage.decode(message.payload, using: decoder)
                 let count = try input.count()
-                let date = try Timestamp.date(input.timestamp)
+                let date = try Timestamp.date(input.timestamp, received: context.clock.date)
                 let state = try trackedState(device)
                 devices[device]?.lastReceived = context.clock.now
                 let time = date.timeIntervalSince1970
@@ -207,24 +201,16 @@ public actor ActivityService: Service {
     /// full); a use of the device.
     /// - Throws: `InputError` when the table is full and no device has been idle long enough.
     func trackedState(_ device: String) throws(InputError) -> DeviceActivity {
-        let now = context.clock.now
-        if let state = devices.value(for: device, at: now) { return state }
-        let state = DeviceActivity(calendar: configuration.calendar, cadenceWindow: configuration.cadenceWindow)
-        switch devices.insert(state, for: device, at: now) {
-        case .inserted:
-            context.metrics.devicesTracked(devices.count)
-        case .evicted(let evicted, _):
-            devicesEvicted.increment()
+        let tracked = try devices.track(device, at: context.clock.now, context: context) {
+            DeviceActivity(calendar: configuration.calendar, cadenceWindow: configuration.cadenceWindow)
+        }
+        if let evicted = tracked.evicted {
             // Idle a minute: its last activity went out long ago (an interval is a second); a cadence window still
             // open (the default window is a minute too) ends with it, its retained activity keeping the last cadence.
             dirty.remove(evicted)
             cadenceEnds[evicted] = nil
-            context.logger.debug("forgot an idle device to track a new one", metadata: ["device": "\(evicted)"])
-        case .refused:
-            devicesRefused.increment()
-            throw InputError(devices.refusal(of: device))
         }
-        return state
+        return tracked.value
     }
 
     /// Writes the pending steps (retrying while the database is unreachable) and updates the devices' weeks.

@@ -33,10 +33,6 @@ actor CompassEngine {
     /// be published when its window ends unless it goes stale or a newer state replaces it).
     private let headingsPublished: Counter
     private let headingsHeld: Counter
-    /// `stepcompass_devices_evicted_total` and `stepcompass_devices_refused_total`: devices forgotten to make room,
-    /// and messages of a new device rejected because the table was full.
-    private let devicesEvicted: Counter
-    private let devicesRefused: Counter
 
     init(configuration: CompassConfiguration, model: WorldMagneticModel, context: BusServiceContext) {
         self.configuration = configuration
@@ -48,8 +44,6 @@ actor CompassEngine {
         headingsPublished = context.metrics.counter("stepcompass_compass_headings_published_total")
         headingsHeld = context.metrics.counter("stepcompass_compass_headings_held_total")
         devices = DeviceTable(capacity: max(1, configuration.maxDevices))
-        devicesEvicted = context.metrics.counter("stepcompass_devices_evicted_total")
-        devicesRefused = context.metrics.counter("stepcompass_devices_refused_total")
     }
 
     /// The number of devices seen so far.
@@ -207,20 +201,9 @@ actor CompassEngine {
     ///   give its place (an evicted device's calibration, bearing lock and north setting are forgotten: its retained
     ///   messages are read again only at the next start).
     private func device(_ id: String) throws(InputError) -> DeviceCompass {
-        let now = clock.now
-        if let existing = devices.value(for: id, at: now) { return existing }
-        let created = DeviceCompass(configuration: configuration, held: headingsHeld)
-        switch devices.insert(created, for: id, at: now) {
-        case .inserted:
-            context.metrics.devicesTracked(devices.count)
-        case .evicted(let evicted, _):
-            devicesEvicted.increment()
-            context.logger.debug("forgot an idle device to track a new one", metadata: ["device": "\(evicted)"])
-        case .refused:
-            devicesRefused.increment()
-            throw InputError(devices.refusal(of: id))
-        }
-        return created
+        try devices.track(id, at: clock.now, context: context) {
+            DeviceCompass(configuration: configuration, held: headingsHeld)
+        }.value
     }
 
     /// Publishes what a device produced, in order. A publish failure is logged, not fatal: the

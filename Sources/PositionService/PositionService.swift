@@ -59,10 +59,6 @@ public actor PositionService: Service {
     private var published = 0
     /// `stepcompass_position_batches_applied_total`: batches of `stepsPerUpdate` steps moved along a heading.
     private let batches: Counter
-    /// `stepcompass_devices_evicted_total` and `stepcompass_devices_refused_total`: devices forgotten to make room,
-    /// and messages of a new device rejected because the table was full.
-    private let devicesEvicted: Counter
-    private let devicesRefused: Counter
 
     /// Creates the service.
     /// - Parameters:
@@ -75,8 +71,6 @@ public actor PositionService: Service {
         self.context = context
         self.batches = context.metrics.counter("stepcompass_position_batches_applied_total")
         self.devices = DeviceTable(capacity: max(1, configuration.maxDevices))
-        self.devicesEvicted = context.metrics.counter("stepcompass_devices_evicted_total")
-        self.devicesRefused = context.metrics.counter("stepcompass_devices_refused_total")
     }
 
     /// Waits for the bus, subscribes, says ready, restores retained state during the settle window, then handles
@@ -136,9 +130,13 @@ public actor PositionService: Service {
             await context.errors.reject(message, reason: error.message)
             return
         }
-        guard let tracker = tracker(for: device) else {
-            devicesRefused.increment()
-            await context.errors.reject(message, reason: devices.refusal(of: device))
+        let tracker: DevicePosition
+        do {
+            tracker = try devices.track(device, at: context.clock.now, context: context) {
+                DevicePosition(device: device, configuration: configuration, batches: batches)
+            }.value
+        } catch {
+            await context.errors.reject(message, reason: error.message)
             return
         }
         let outcome: DevicePosition.Outcome
@@ -211,23 +209,4 @@ public actor PositionService: Service {
             break
         }
     }
-
-    /// The device's tracker, created at its first message (evicting the device idle the longest when the table is
-    /// full); nil when the table is full and no device has been idle long enough.
-    private func tracker(for device: String) -> DevicePosition? {
-        let now = context.clock.now
-        if let existing = devices.value(for: device, at: now) { return existing }
-        let created = DevicePosition(device: device, configuration: configuration, batches: batches)
-        switch devices.insert(created, for: device, at: now) {
-        case .inserted:
-            context.metrics.devicesTracked(devices.count)
-        case .evicted(let evicted, _):
-            devicesEvicted.increment()
-            context.logger.debug("forgot an idle device to track a new one", metadata: ["device": "\(evicted)"])
-        case .refused:
-            return nil
-        }
-        return created
-    }
-
 }

@@ -22,6 +22,7 @@ public final class ServiceInstruments: Sendable {
     /// The handling timers by topic (bounded) and by kind: a topic repeats, so its kind is parsed once.
     private let handling = Mutex<(byTopic: [String: Metrics.Timer], byKind: [String: Metrics.Timer])>(([:], [:]))
     private let devices = Mutex<Gauge?>(nil)
+    private let deviceOutcomes = Mutex<(evicted: Counter, refused: Counter)?>(nil)
     private let scrapes = Mutex<[@Sendable () -> Void]>([])
     /// Counters by name and topic (bounded, like the timers): a topic's kind is parsed once.
     private let byTopic = Mutex<[String: [String: Counter]]>([:])
@@ -68,6 +69,29 @@ public final class ServiceInstruments: Sendable {
             return made
         }
         gauge.record(count)
+    }
+
+    /// Counts a device forgotten to make room for a new one (`stepcompass_devices_evicted_total`).
+    public func deviceEvicted() {
+        deviceOutcomeCounters()?.evicted.increment()
+    }
+
+    /// Counts a message of a new device rejected because the device table was full (`stepcompass_devices_refused_total`).
+    public func deviceRefused() {
+        deviceOutcomeCounters()?.refused.increment()
+    }
+
+    private func deviceOutcomeCounters() -> (evicted: Counter, refused: Counter)? {
+        guard isEnabled else { return nil }
+        return deviceOutcomes.withLock { counters in
+            if let counters { return counters }
+            let made = (
+                evicted: Counter(label: "stepcompass_devices_evicted_total", dimensions: [("service", service)]),
+                refused: Counter(label: "stepcompass_devices_refused_total", dimensions: [("service", service)])
+            )
+            counters = made
+            return made
+        }
     }
 
     /// Runs `refresh` before every scrape of `GET /metrics`, to set gauges from state that is cheaper to read
