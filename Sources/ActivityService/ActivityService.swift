@@ -172,6 +172,10 @@ public actor ActivityService: Service {
     }
 
     private func applyPermissions(_ input: PermissionsMessage, device: String, message: BusMessage) async throws {
+        // Hours and days already bucketed keep the zone of the moment they were written: flush those first, before
+        // taking the device's state, which the flush updates (its week, cadence and last step time: a copy taken
+        // before it, written back after, lost the steps received just before the permissions).
+        try await flush()
         var state = try trackedState(device)
         if let motion = input.motion {
             guard let authorization = MotionAuthorization(rawValue: motion) else {
@@ -191,8 +195,6 @@ public actor ActivityService: Service {
                 await context.errors.reject(message, reason: "'timeZone' is '\(zone.prefix(60))', not an IANA time zone such as Europe/Berlin")
             }
         }
-        // Hours and days already bucketed keep the zone of the moment they were written: flush those first.
-        try await flush()
         devices[device] = state
         dirty.insert(device)
     }

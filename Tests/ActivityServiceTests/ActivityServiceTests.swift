@@ -149,6 +149,22 @@ struct ActivityServiceTests {
         try await fixture.stop()
     }
 
+    @Test("steps followed by permissions in one batch (queued while the service was down) keep their steps and cadence")
+    func stepsThenPermissionsInOneBatch() async throws {
+        let fixture = try await ActivityFixture()
+        try await fixture.start()
+        try await fixture.publish("stepcompass/walker/steps", #"{"steps": 1000, "timestamp": "2026-07-01T08:00:00.000Z"}"#)
+        _ = try #require(await fixture.activity("walker") { $0.today == 1000 })
+        try await fixture.stop()
+        // Queued for the persistent session: handled as one batch at the start.
+        try await fixture.publish("stepcompass/walker/steps", #"{"steps": 1500, "timestamp": "2026-07-01T09:00:00.000Z"}"#)
+        try await fixture.publish("stepcompass/walker/permissions", #"{"motion": "authorized"}"#)
+        try await fixture.start()
+        let message = try #require(await fixture.activity("walker") { $0.authorization == "authorized" && $0.today == 1500 })
+        #expect(message.weekTotal == 1500)
+        try await fixture.stop()
+    }
+
     @Test("authorization: withheld with guidance until authorized")
     func authorization() async throws {
         let fixture = try await ActivityFixture()
