@@ -236,7 +236,7 @@ let package = Package(
             name: "StepCompassBusLab",
             dependencies: [
                 "Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", "MarkerKit",
-                "WalkerSimulation", argumentParser, log,
+                "WalkerSimulation", "StepCompassTesting", argumentParser, log,
             ],
             path: "Sources/StepCompassBusLab"
         ),

@@ -151,7 +151,7 @@ struct ActivityLoad: AsyncParsableCommand {
                             for device in share {
                                 let payload =
                                     Array(#"{"steps":\#(Int64(tick + 1) * increments[device]),"timestamp":""#.utf8) + stamp + Array(#""}"#.utf8)
-                                Self.appendPublish(topic: topics[device], payload: payload, to: &packets)
+                                RawMQTTClient.appendPublish(topic: topics[device], payload: payload, to: &packets)
                             }
                             try publisher.send(packets)
                             count += share.count
@@ -274,7 +274,7 @@ struct ActivityLoad: AsyncParsableCommand {
             for index in slice..<min(devices, slice + 1_000) {
                 let payload =
                     #"{"device":"\#(devicePrefix)\#(index)","from":"\#(fromText)","to":"\#(toText)","granularity":"day","replyTo":"\#(replyTopic)","correlationId":"\#(index)"}"#
-                appendPublish(topic: topic, payload: Array(payload.utf8), to: &packets)
+                RawMQTTClient.appendPublish(topic: topic, payload: Array(payload.utf8), to: &packets)
             }
             let requests = packets
             try await RawMQTTClient.onThread("activity-load-requests") { try client.send(requests) }
@@ -292,16 +292,6 @@ struct ActivityLoad: AsyncParsableCommand {
         _ = try? await reading.value
         client.disconnect()
         return sums.withLock { $0.values }
-    }
-
-    /// Appends a QoS 0 PUBLISH packet.
-    static func appendPublish(topic: [UInt8], payload: [UInt8], to packets: inout [UInt8]) {
-        packets.append(0x30)
-        RawMQTTClient.appendLength(2 + topic.count + payload.count, to: &packets)
-        packets.append(UInt8(topic.count >> 8))
-        packets.append(UInt8(topic.count & 0xFF))
-        packets.append(contentsOf: topic)
-        packets.append(contentsOf: payload)
     }
 
     /// The number right after `marker` in `bytes`, or nil.

@@ -6,7 +6,7 @@ import Logging
 import MosquittoBus
 
 /// A real service executable (`stepcompass-bridge` unless told otherwise) run against the load tools' private broker,
-/// with a probe client that saw it come online (`detector-load`, `bridge-load`, `journal-load`).
+/// with a probe client that saw it come online (`detector-load`, `bridge-load`, `journal-load`, `device-flood`).
 struct BridgeUnderTest {
     let process: ChildProcess
     let probe: MosquittoBus

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import MosquittoBus
 import StepCompassContract
+import StepCompassTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -50,11 +51,7 @@ struct DeviceFlood: AsyncParsableCommand {
         if let maxDevices, maxDevices < 1 { throw ValidationError("--max-devices must be at least 1") }
     }
 
-    var executablePath: String {
-        if let executable { return executable }
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("stepcompass-\(service.rawValue)").path
-    }
+    var executablePath: String { BridgeUnderTest.executablePath(executable, executable: "stepcompass-\(service.rawValue)") }
 
     func run() async throws {
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
@@ -73,14 +70,15 @@ struct DeviceFlood: AsyncParsableCommand {
 
     private func measure(port: Int) async throws -> Bool {
         let prefix = "stepcompass"
-        var logger = Logger(label: "device-flood")
-        logger.logLevel = .warning
-        let probe = try MosquittoBus(
-            configuration: MosquittoConfiguration(host: "127.0.0.1", port: port, clientID: "device-flood-probe", cleanStart: true),
-            logger: logger)
-        try await probe.connect()
-        let status = try await probe.subscribe(to: try TopicFilter("\(prefix)/services/\(service.rawValue)/status"), qos: .atLeastOnce)
-        let errors = try await probe.subscribe(to: try TopicFilter("\(prefix)/errors/\(service.rawValue)"), qos: .atMostOnce)
+        let metricsPort = try MosquittoBrokerProcess.freePort()
+        var arguments: [String] = []
+        if let maxDevices { arguments += ["--max-devices", "\(maxDevices)"] }
+        let serviceUnderTest = try await BridgeUnderTest.start(
+            path: executablePath, arguments: arguments, port: port, prefix: prefix, label: "device-flood", service: service.rawValue,
+            environment: ["METRICS_PORT": "\(metricsPort)"])
+        let child = serviceUnderTest.process
+        defer { child.signal(SIGKILL) }
+        let errors = try await serviceUnderTest.probe.subscribe(to: try TopicFilter("\(prefix)/errors/\(service.rawValue)"), qos: .atMostOnce)
         let reports = LockedValue((count: 0, first: ""))
         let reading = Task {
             for await report in errors {
@@ -91,20 +89,8 @@ struct DeviceFlood: AsyncParsableCommand {
                 }
             }
         }
-
-        let metricsPort = try MosquittoBrokerProcess.freePort()
-        var arguments: [String] = []
-        if let maxDevices { arguments += ["--max-devices", "\(maxDevices)"] }
-        let child = try await ChildProcess(
-            executable: executablePath, arguments: arguments,
-            environment: [
-                "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "MQTT_CLIENT_ID": "device-flood-service",
-                "TOPIC_PREFIX": prefix, "LOG_LEVEL": "warning", "METRICS_PORT": "\(metricsPort)",
-            ])
-        defer { child.signal(SIGKILL) }
-        try await waitForOnline(status, child: child)
         try await Task.sleep(for: .seconds(1))
-        let before = Self.memory(pid: child.pid)
+        let before = (rss: ProcessMemory.residentKiB(pid: child.pid) ?? 0, peak: ProcessMemory.peakKiB(pid: child.pid) ?? 0)
         let metricsBefore = Self.scrape(port: metricsPort)
 
         // One message per id, written as ready-made MQTT packets a hundredth of a second's worth at a time.
@@ -123,17 +109,12 @@ struct DeviceFlood: AsyncParsableCommand {
                 let due = start + Double(next) / rate
                 let wait = due - Date().timeIntervalSince1970
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                let stamp = Timestamp.format(Date())
+                // One payload for the whole chunk: its timestamp is the chunk's.
+                let payload = Array(Self.payload(target, timestamp: Timestamp.format(Date())).utf8)
                 packets.removeAll(keepingCapacity: true)
                 for index in next..<min(ids, next + chunk) {
                     let topic = Array("\(prefix)/flood-\(index + 1)/\(target.kind)".utf8)
-                    let payload = Array(Self.payload(target, timestamp: stamp).utf8)
-                    packets.append(0x30)
-                    RawMQTTClient.appendLength(2 + topic.count + payload.count, to: &packets)
-                    packets.append(UInt8(topic.count >> 8))
-                    packets.append(UInt8(topic.count & 0xFF))
-                    packets.append(contentsOf: topic)
-                    packets.append(contentsOf: payload)
+                    RawMQTTClient.appendPublish(topic: topic, payload: payload, to: &packets)
                 }
                 try publisher.send(packets)
                 next = min(ids, next + chunk)
@@ -142,12 +123,12 @@ struct DeviceFlood: AsyncParsableCommand {
         let sendSeconds = Date().timeIntervalSince(started)
 
         // Wait until the service has handled every message (or stops making progress).
-        let handledBefore = metricsBefore.sum("stepcompass_message_handling_seconds_count", kind: target.kind)
+        let handledBefore = metricsBefore.value("stepcompass_message_handling_seconds_count", ["kind": target.kind]) ?? 0
         var handled = 0.0
         var lastProgress = Date()
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let now = Self.scrape(port: metricsPort).sum("stepcompass_message_handling_seconds_count", kind: target.kind) - handledBefore
+            let now = (Self.scrape(port: metricsPort).value("stepcompass_message_handling_seconds_count", ["kind": target.kind]) ?? 0) - handledBefore
             if now > handled {
                 handled = now
                 lastProgress = Date()
@@ -157,27 +138,27 @@ struct DeviceFlood: AsyncParsableCommand {
         }
         let handleSeconds = Date().timeIntervalSince(started)
         try await Task.sleep(for: .seconds(1))  // the last error reports
-        let after = Self.memory(pid: child.pid)
+        let after = (rss: ProcessMemory.residentKiB(pid: child.pid) ?? 0, peak: ProcessMemory.peakKiB(pid: child.pid) ?? 0)
         let metrics = Self.scrape(port: metricsPort)
         reading.cancel()
         let received = reports.withLock { $0 }
 
-        let tracked = Int(metrics.sum("stepcompass_devices_tracked"))
+        let tracked = Int(metrics.value("stepcompass_devices_tracked") ?? 0)
+        // The services' own default (ServiceRuntime's `DeviceTable.defaultCapacity`, which this target does not
+        // import): keep the two the same.
         let limit = maxDevices ?? 100_000
         let figures = Figures(
             service: service.rawValue, ids: ids, maxDevices: limit, sendSeconds: sendSeconds, handleSeconds: handleSeconds,
             handled: Int(handled), rssBeforeKiB: before.rss, rssAfterKiB: after.rss, peakKiB: after.peak, tracked: tracked,
-            evicted: Int(metrics.sum("stepcompass_devices_evicted_total")),
-            refused: Int(metrics.sum("stepcompass_devices_refused_total")),
-            rejected: Int(metrics.sum("stepcompass_rejected_inputs_total", kind: target.kind)),
-            reportsDropped: Int(metrics.sum("stepcompass_error_reports_dropped_total")),
+            evicted: Int(metrics.value("stepcompass_devices_evicted_total") ?? 0),
+            refused: Int(metrics.value("stepcompass_devices_refused_total") ?? 0),
+            rejected: Int(metrics.value("stepcompass_rejected_inputs_total", ["kind": target.kind]) ?? 0),
+            reportsDropped: Int(metrics.value("stepcompass_error_reports_dropped_total") ?? 0),
             reportsReceived: received.count, firstReport: received.first, serviceAlive: child.isRunning)
         print(json ? figures.json : figures.text)
 
-        child.signal(SIGTERM)
-        _ = await child.waitForExit(timeout: .seconds(10))
         _ = try? await RawMQTTClient.onThread("device-flood-disconnect") { publisher.disconnect() }
-        await probe.disconnect()
+        await serviceUnderTest.stop()
         return figures.serviceAlive && tracked <= limit && figures.handled >= ids
     }
 
@@ -189,33 +170,12 @@ struct DeviceFlood: AsyncParsableCommand {
         }
     }
 
-    /// `VmRSS` and `VmHWM` of `pid`, in KiB (0 when unreadable).
-    static func memory(pid: pid_t) -> (rss: Int, peak: Int) {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
-        func field(_ name: String) -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        }
-        return (field("VmRSS"), field("VmHWM"))
-    }
-
     /// The service's `GET /metrics`, read with a plain HTTP/1.0 request (empty when it cannot be read).
-    static func scrape(port: Int) -> PrometheusSample {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return PrometheusSample(text: "") }
+    static func scrape(port: Int) -> PrometheusText {
+        guard let fd = try? connectLoopback(port: port) else { return PrometheusText("") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return PrometheusSample(text: "") }
         let request = Array("GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         var response: [UInt8] = []
@@ -226,37 +186,12 @@ struct DeviceFlood: AsyncParsableCommand {
             guard count > 0 else { break }
             response.append(contentsOf: buffer[0..<count])
         }
-        return PrometheusSample(text: String(decoding: response, as: UTF8.self))
-    }
-
-    private func waitForOnline(_ status: BusSubscription, child: ChildProcess) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while let message = await status.next(before: deadline) {
-            if String(decoding: message.payload, as: UTF8.self).contains("\"online\"") { return }
-        }
-        throw ValidationError("stepcompass-\(service.rawValue) did not come online within 30 s:\n\(child.output)")
-    }
-}
-
-/// The samples of a Prometheus text exposition, summed by name.
-struct PrometheusSample {
-    let text: String
-
-    /// The sum of the samples named `name` (with any labels), only those with `kind="…"` when `kind` is given.
-    func sum(_ name: String, kind: String? = nil) -> Double {
-        var total = 0.0
-        for line in text.split(separator: "\n") where line.hasPrefix(name) && !line.hasPrefix("#") {
-            let rest = line.dropFirst(name.count)
-            guard rest.first == "{" || rest.first == " " else { continue }
-            if let kind, !rest.contains("kind=\"\(kind)\"") { continue }
-            if let value = rest.split(separator: " ").last.flatMap({ Double($0) }) { total += value }
-        }
-        return total
+        return PrometheusText(String(decoding: response, as: UTF8.self))
     }
 }
 
 /// What one flood measured.
-struct Figures {
+struct Figures: Encodable {
     var service: String
     var ids: Int
     var maxDevices: Int
@@ -289,9 +224,10 @@ struct Figures {
         """
     }
 
+    /// One JSON object with the fields above, keys sorted.
     var json: String {
-        let report = firstReport.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return
-            #"{"service":"\#(service)","ids":\#(ids),"maxDevices":\#(maxDevices),"sendSeconds":\#(sendSeconds),"handleSeconds":\#(handleSeconds),"handled":\#(handled),"rssBeforeKiB":\#(rssBeforeKiB),"rssAfterKiB":\#(rssAfterKiB),"peakKiB":\#(peakKiB),"tracked":\#(tracked),"evicted":\#(evicted),"refused":\#(refused),"rejected":\#(rejected),"reportsDropped":\#(reportsDropped),"reportsReceived":\#(reportsReceived),"serviceAlive":\#(serviceAlive),"firstReport":"\#(report)"}"#
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

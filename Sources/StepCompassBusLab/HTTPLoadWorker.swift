@@ -190,21 +190,13 @@ final class HTTPLoadWorker: @unchecked Sendable {
     }
 
     private static func open(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ValidationError("bridge load: socket failed: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw ValidationError("bridge load: connect to 127.0.0.1:\(port) failed: \(reason)")
+        let fd: Int32
+        do {
+            fd = try connectLoopback(port: port)
+        } catch  where error.call == "socket" {
+            throw ValidationError("bridge load: socket failed: \(error.reason)")
+        } catch {
+            throw ValidationError("bridge load: connect to 127.0.0.1:\(port) failed: \(error.reason)")
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -158,7 +158,7 @@ struct JournalLoad: AsyncParsableCommand {
         let pid = journal.process.pid
         let sampler = Task {
             while !Task.isCancelled {
-                if let value = Self.residentMegabytes(pid: pid) { rss.withLock { $0.append(value) } }
+                if let value = ProcessMemory.residentMiB(pid: pid) { rss.withLock { $0.append(value) } }
                 try? await Task.sleep(for: .seconds(5))
             }
         }
@@ -208,7 +208,7 @@ struct JournalLoad: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(200))
         }
         sampler.cancel()
-        if let value = Self.residentMegabytes(pid: pid) { rss.withLock { $0.append(value) } }
+        if let value = ProcessMemory.residentMiB(pid: pid) { rss.withLock { $0.append(value) } }
 
         let state = answers.state.withLock { $0 }
         var latencies: [Double] = []
@@ -266,14 +266,6 @@ struct JournalLoad: AsyncParsableCommand {
             : (missed == 0 ? "all answered" : "\(missed) not answered")
         print("  verdict: points \(points), rate \(rateHeld ? "held" : "EXCEEDED"), memory \(bounded ? "bounded" : "GREW")")
         return kept && rateHeld && bounded
-    }
-
-    static func residentMegabytes(pid: Int32) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return nil }
-        return kilobytes / 1_024
     }
 
     static func iso(_ time: Double) -> String {

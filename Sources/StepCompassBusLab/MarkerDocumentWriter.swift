@@ -68,7 +68,7 @@ enum MarkerDocumentWriter {
             buffer.append(contentsOf: #"{"type":"Feature","id":""#.utf8)
             buffer.append(contentsOf: city.code.utf8)
             buffer.append(UInt8(ascii: "-"))
-            appendPadded(index + 1, width: 7, to: &buffer)
+            DecimalDigits.append(Int64(index + 1), width: 7, to: &buffer)
             buffer.append(contentsOf: #"","geometry":{"type":"Point","coordinates":["#.utf8)
             appendDegrees(longitude, to: &buffer)
             buffer.append(UInt8(ascii: ","))
@@ -78,7 +78,7 @@ enum MarkerDocumentWriter {
                 buffer.append(contentsOf: #""name":""#.utf8)
                 buffer.append(contentsOf: placeNames[placeIndex])
                 buffer.append(UInt8(ascii: " "))
-                appendPadded(index + 1, width: 1, to: &buffer)
+                DecimalDigits.append(Int64(index + 1), to: &buffer)
                 buffer.append(contentsOf: #"","#.utf8)
             }
             buffer.append(contentsOf: #""category":""#.utf8)
@@ -96,25 +96,13 @@ enum MarkerDocumentWriter {
         return (written, accepted)
     }
 
-    /// `value` in decimal, left-padded with zeros to `width` digits.
-    private static func appendPadded(_ value: Int, width: Int, to buffer: inout [UInt8]) {
-        var digits: [UInt8] = []
-        var rest = value
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        if digits.count < width { buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
-        buffer.append(contentsOf: digits.reversed())
-    }
-
     /// Degrees with six decimals (about 10 cm), as exporters write them.
     private static func appendDegrees(_ value: Double, to buffer: inout [UInt8]) {
         let micro = Int((value * 1e6).rounded())
         if micro < 0 { buffer.append(UInt8(ascii: "-")) }
         let magnitude = abs(micro)
-        appendPadded(magnitude / 1_000_000, width: 1, to: &buffer)
+        DecimalDigits.append(Int64(magnitude / 1_000_000), to: &buffer)
         buffer.append(UInt8(ascii: "."))
-        appendPadded(magnitude % 1_000_000, width: 6, to: &buffer)
+        DecimalDigits.append(Int64(magnitude % 1_000_000), width: 6, to: &buffer)
     }
 }

@@ -25,11 +25,7 @@ struct MarkersBench: AsyncParsableCommand {
     @Option(help: "Points in the index.") var points = 1_000_000
     @Option(help: "Distinct queries per pass.") var queries = 1_048_576
     @Option(help: "Rounds: builds and query passes (the best is reported).") var rounds = 3
-    @Option(help: "Committed thresholds (JSON; the markersBench entry); a missed one exits 3.")
-    var thresholds = "Benchmarks/markers-thresholds.json"
-    @Option(help: "The anchors' script.") var anchorScript = "scripts/markers-anchors.py"
-    @Option(help: "The Python interpreter for the anchor.") var python = "python3"
-    @Flag(help: "Leave out the scipy cKDTree anchor.") var noAnchor = false
+    @OptionGroup var anchorOptions: MarkerAnchorOptions
 
     func validate() throws {
         guard points >= 10, points <= 20_000_000 else { throw ValidationError("--points must be 10...20000000") }
@@ -109,7 +105,7 @@ struct MarkersBench: AsyncParsableCommand {
                 repeated / 1_000, repeated / max(best, 1)))
 
         var ratio: Double?
-        if noAnchor {
+        if anchorOptions.noAnchor {
             print("  anchor: left out (--no-anchor)")
         } else {
             switch await anchor(markers: markers, queries: queryList, index: index) {
@@ -134,34 +130,26 @@ struct MarkersBench: AsyncParsableCommand {
         }
         if checksum == 42 { print("") }  // keeps the queries observable
 
-        guard let checks = try MarkerThresholds.load(path: thresholds)?.markersBench else {
-            print("  thresholds: none at \(thresholds); not checked")
-            return
-        }
-        guard checks.points == points else {
-            print("  thresholds: \(thresholds) is for \(checks.points.grouped) points; not checked")
-            return
-        }
-        var missed: [String] = []
-        if best < checks.minNearest3PerSecond {
-            missed.append(String(format: "nearest-3 %.0f k/s < %.0f k/s", best / 1_000, checks.minNearest3PerSecond / 1_000))
-        }
-        if build > checks.maxBuildSeconds {
-            missed.append(String(format: "build %.3f s > %.3f s", build, checks.maxBuildSeconds))
-        }
-        if let minimum = checks.minRatioToCKDTree, let ratio, ratio < minimum {
-            missed.append(String(format: "ratio to cKDTree %.2fx < %.2fx", ratio, minimum))
-        }
-        if missed.isEmpty {
-            print(
+        try MarkerThresholds.verdict(
+            path: anchorOptions.thresholds, entry: \.markersBench, size: \.points, expected: points, unit: "points",
+            missed: { checks in
+                var missed: [String] = []
+                if best < checks.minNearest3PerSecond {
+                    missed.append(String(format: "nearest-3 %.0f k/s < %.0f k/s", best / 1_000, checks.minNearest3PerSecond / 1_000))
+                }
+                if build > checks.maxBuildSeconds {
+                    missed.append(String(format: "build %.3f s > %.3f s", build, checks.maxBuildSeconds))
+                }
+                if let minimum = checks.minRatioToCKDTree, let ratio, ratio < minimum {
+                    missed.append(String(format: "ratio to cKDTree %.2fx < %.2fx", ratio, minimum))
+                }
+                return missed
+            },
+            met: { checks in
                 String(
-                    format: "  THRESHOLDS MET (%@: nearest-3 >= %.0f k/s, build <= %.2f s%@)", thresholds as NSString,
-                    checks.minNearest3PerSecond / 1_000, checks.maxBuildSeconds,
-                    checks.minRatioToCKDTree.map { String(format: ", ratio to cKDTree >= %.2fx", $0) } ?? ""))
-        } else {
-            print("  THRESHOLDS MISSED (\(thresholds)): \(missed.joined(separator: "; "))")
-            throw ExitCode(3)
-        }
+                    format: "nearest-3 >= %.0f k/s, build <= %.2f s%@", checks.minNearest3PerSecond / 1_000, checks.maxBuildSeconds,
+                    checks.minRatioToCKDTree.map { String(format: ", ratio to cKDTree >= %.2fx", $0) } ?? "")
+            })
     }
 
     struct CKDTreeFigures {
@@ -176,10 +164,9 @@ struct MarkersBench: AsyncParsableCommand {
     /// Writes the points and queries, runs the cKDTree anchor, and compares the nearest point of the first queries.
     private func anchor(
         markers: [Marker], queries: [(latitude: Double, longitude: Double)], index: SpatialIndex
-    ) async -> Result<CKDTreeFigures, MarkersLoad.AnchorUnavailable> {
-        guard FileManager.default.fileExists(atPath: anchorScript) else {
-            return .failure(.init(description: "no \(anchorScript); run from the repository's root or pass --anchor-script"))
-        }
+    ) async -> Result<CKDTreeFigures, MarkersFailure> {
+        if let missing = anchorOptions.missingScript { return .failure(missing) }
+        let (python, anchorScript) = (anchorOptions.python, anchorOptions.anchorScript)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-markers-bench-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {

@@ -29,11 +29,7 @@ struct MarkersLoad: AsyncParsableCommand {
     @Option(help: "Seed of the generated file.") var seed: UInt64 = 42
     @Option(help: "Goal: seconds from the start of the service to ready.") var goalSeconds = 3.0
     @Option(help: "Goal: the service's peak resident memory, MiB.") var goalMib = 300.0
-    @Option(help: "Committed thresholds (JSON; the markersLoad entry); a missed one exits 3.")
-    var thresholds = "Benchmarks/markers-thresholds.json"
-    @Option(help: "The anchors' script.") var anchorScript = "scripts/markers-anchors.py"
-    @Option(help: "The Python interpreter for the anchor.") var python = "python3"
-    @Flag(help: "Leave out the Python json.load anchor.") var noAnchor = false
+    @OptionGroup var anchorOptions: MarkerAnchorOptions
     @Option(help: "Path of stepcompass-markers (default: next to this executable).") var service: String?
     @Option(help: "Write the generated file to this path and leave it there (default: a temporary folder, removed).")
     var keep: String?
@@ -85,7 +81,7 @@ struct MarkersLoad: AsyncParsableCommand {
         await broker.shutdown()
         if let failure { throw failure }
 
-        let anchor = noAnchor ? nil : await Self.jsonLoadAnchor(python: python, script: anchorScript, file: file)
+        let anchor = anchorOptions.noAnchor ? nil : await Self.jsonLoadAnchor(options: anchorOptions, file: file)
         let median = MarkersLoadRun.median(results)
         print(
             String(
@@ -115,34 +111,26 @@ struct MarkersLoad: AsyncParsableCommand {
                     format: "  GOALS MISSED (ready %.2f s, goal %.0f s; peak %.0f MiB, goal %.0f MiB)", median.readySeconds, goalSeconds,
                     median.peakMiB, goalMib))
 
-        let checks = try MarkerThresholds.load(path: thresholds)?.markersLoad
-        guard let checks else {
-            print("  thresholds: none at \(thresholds); not checked")
-            return
-        }
-        guard checks.features == features else {
-            print("  thresholds: \(thresholds) is for \(checks.features.grouped) features; not checked")
-            return
-        }
-        var missed: [String] = []
-        if median.readySeconds > checks.maxReadySeconds {
-            missed.append(String(format: "ready %.2f s > %.2f s", median.readySeconds, checks.maxReadySeconds))
-        }
-        if median.peakMiB > checks.maxPeakMiB {
-            missed.append(String(format: "peak %.0f MiB > %.0f MiB", median.peakMiB, checks.maxPeakMiB))
-        }
-        if let minimum = checks.minRatioToJsonLoad, let ratio, ratio < minimum {
-            missed.append(String(format: "ratio to json.load %.2fx < %.2fx", ratio, minimum))
-        }
-        if missed.isEmpty {
-            print(
+        try MarkerThresholds.verdict(
+            path: anchorOptions.thresholds, entry: \.markersLoad, size: \.features, expected: features, unit: "features",
+            missed: { checks in
+                var missed: [String] = []
+                if median.readySeconds > checks.maxReadySeconds {
+                    missed.append(String(format: "ready %.2f s > %.2f s", median.readySeconds, checks.maxReadySeconds))
+                }
+                if median.peakMiB > checks.maxPeakMiB {
+                    missed.append(String(format: "peak %.0f MiB > %.0f MiB", median.peakMiB, checks.maxPeakMiB))
+                }
+                if let minimum = checks.minRatioToJsonLoad, let ratio, ratio < minimum {
+                    missed.append(String(format: "ratio to json.load %.2fx < %.2fx", ratio, minimum))
+                }
+                return missed
+            },
+            met: { checks in
                 String(
-                    format: "  THRESHOLDS MET (%@: ready <= %.2f s, peak <= %.0f MiB%@)", thresholds as NSString, checks.maxReadySeconds,
-                    checks.maxPeakMiB, checks.minRatioToJsonLoad.map { String(format: ", ratio >= %.2fx", $0) } ?? ""))
-        } else {
-            print("  THRESHOLDS MISSED (\(thresholds)): \(missed.joined(separator: "; "))")
-            throw ExitCode(3)
-        }
+                    format: "ready <= %.2f s, peak <= %.0f MiB%@", checks.maxReadySeconds, checks.maxPeakMiB,
+                    checks.minRatioToJsonLoad.map { String(format: ", ratio >= %.2fx", $0) } ?? "")
+            })
     }
 
     /// Starts the service on `file`, waits for its ready status with `accepted` markers, reads its peak memory, stops it.
@@ -172,7 +160,7 @@ struct MarkersLoad: AsyncParsableCommand {
         let deadline = start + .seconds(120)
         while ready == nil, clock.now < deadline {
             guard process.isRunning else {
-                throw LoadFailure(description: "stepcompass-markers exited before it was ready:\n\(process.output.suffix(4_000))")
+                throw MarkersFailure(description: "stepcompass-markers exited before it was ready:\n\(process.output.suffix(4_000))")
             }
             guard let message = await statuses.next(timeout: .milliseconds(250)) else { continue }
             let arrived = clock.now - start
@@ -186,13 +174,13 @@ struct MarkersLoad: AsyncParsableCommand {
                 if status.state == MarkersStatusMessage.ready, status.count == accepted {
                     ready = arrived
                 } else if status.state == MarkersStatusMessage.failed {
-                    throw LoadFailure(
+                    throw MarkersFailure(
                         description: "stepcompass-markers failed to load the file: \(status.error?.code ?? "?"): \(status.error?.message ?? "")")
                 }
             }
         }
         guard let ready else {
-            throw LoadFailure(description: "stepcompass-markers was not ready within 120 s:\n\(process.output.suffix(4_000))")
+            throw MarkersFailure(description: "stepcompass-markers was not ready within 120 s:\n\(process.output.suffix(4_000))")
         }
         // The peak so far, and again a moment later (anything still running after the status, e.g. the nearby lists).
         var peak = ProcessMemory.peakMiB(pid: process.pid) ?? 0
@@ -214,24 +202,14 @@ struct MarkersLoad: AsyncParsableCommand {
         var peakMiB: Double
     }
 
-    struct AnchorUnavailable: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// The service did not load the file (it failed, exited or took too long): exit code 1, not a usage error.
-    struct LoadFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Runs `script json-load file` with `python`.
-    static func jsonLoadAnchor(python: String, script: String, file: String) async -> Result<JSONLoadAnchor, AnchorUnavailable> {
-        guard FileManager.default.fileExists(atPath: script) else {
-            return .failure(AnchorUnavailable(description: "no \(script); run from the repository's root or pass --anchor-script"))
-        }
+    /// Runs `script json-load file` with the options' `python`.
+    static func jsonLoadAnchor(options: MarkerAnchorOptions, file: String) async -> Result<JSONLoadAnchor, MarkersFailure> {
+        if let missing = options.missingScript { return .failure(missing) }
+        let (python, script) = (options.python, options.anchorScript)
         guard let object = await PythonAnchor.run(python: python, arguments: [script, "json-load", file], timeout: .seconds(600)),
             let seconds = object["seconds"] as? Double
         else {
-            return .failure(AnchorUnavailable(description: "\(python) \(script) json-load gave no figures"))
+            return .failure(MarkersFailure(description: "\(python) \(script) json-load gave no figures"))
         }
         return .success(
             JSONLoadAnchor(seconds: seconds, features: object["features"] as? Int ?? 0, peakMiB: object["peakMiB"] as? Double ?? 0))
@@ -246,7 +224,8 @@ struct MarkersLoadRun {
     var residentMiB: Double
     var loadedLine: String?
 
-    /// The run with the median ready time (its own peak), for an odd count; else the upper middle one.
+    /// The run with the median ready time, its peak replaced by the median of all the runs' peaks (an odd count: the
+    /// middle ones; else the upper middle ones).
     static func median(_ runs: [MarkersLoadRun]) -> MarkersLoadRun {
         let sorted = runs.sorted { $0.readySeconds < $1.readySeconds }
         var middle = sorted[sorted.count / 2]
@@ -256,20 +235,24 @@ struct MarkersLoadRun {
     }
 }
 
-/// A process's memory from `/proc/<pid>/status`.
-enum ProcessMemory {
-    /// The peak resident set (VmHWM), MiB.
-    static func peakMiB(pid: Int32) -> Double? { field("VmHWM:", pid: pid) }
+/// What a markers command could not do, in words (the service did not load the file: it failed, exited or took too
+/// long; an anchor could not run). Thrown, it exits with code 1, not as a usage error.
+struct MarkersFailure: Error, CustomStringConvertible {
+    var description: String
+}
 
-    /// The resident set now (VmRSS), MiB.
-    static func residentMiB(pid: Int32) -> Double? { field("VmRSS:", pid: pid) }
+/// The Python anchor and committed thresholds options of `markers-load` and `markers-bench`.
+struct MarkerAnchorOptions: ParsableArguments {
+    @Option(help: "Committed thresholds (JSON; the command's entry, markersLoad or markersBench); a missed one exits 3.")
+    var thresholds = "Benchmarks/markers-thresholds.json"
+    @Option(help: "The anchors' script.") var anchorScript = "scripts/markers-anchors.py"
+    @Option(help: "The Python interpreter for the anchor.") var python = "python3"
+    @Flag(help: "Leave out the Python anchor (markers-load: json.load; markers-bench: scipy's cKDTree).") var noAnchor = false
 
-    private static func field(_ name: String, pid: Int32) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) })
-        else { return nil }
-        let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first
-        return kilobytes.map { $0 / 1_024 }
+    /// Why the anchor cannot run when there is no script at ``anchorScript``; nil when it is there.
+    var missingScript: MarkersFailure? {
+        FileManager.default.fileExists(atPath: anchorScript)
+            ? nil : MarkersFailure(description: "no \(anchorScript); run from the repository's root or pass --anchor-script")
     }
 }
 
@@ -316,6 +299,31 @@ struct MarkerThresholds: Decodable {
 
     var markersLoad: Load?
     var markersBench: Bench?
+
+    /// Checks a run's figures against `entry` of the thresholds at `path` and prints the verdict: not checked when the
+    /// file or its entry is not there or the entry is for another `size` than `expected` (in `unit`s), else THRESHOLDS
+    /// MET with `met`'s limits or THRESHOLDS MISSED with `missed`'s misses.
+    /// - Throws: `ExitCode(3)` when a threshold is missed; when the file is there but is not valid.
+    static func verdict<Entry>(
+        path: String, entry: KeyPath<MarkerThresholds, Entry?>, size: KeyPath<Entry, Int>, expected: Int, unit: String,
+        missed: (Entry) -> [String], met: (Entry) -> String
+    ) throws {
+        guard let checks = try load(path: path)?[keyPath: entry] else {
+            print("  thresholds: none at \(path); not checked")
+            return
+        }
+        guard checks[keyPath: size] == expected else {
+            print("  thresholds: \(path) is for \(checks[keyPath: size].grouped) \(unit); not checked")
+            return
+        }
+        let misses = missed(checks)
+        if misses.isEmpty {
+            print("  THRESHOLDS MET (\(path): \(met(checks)))")
+        } else {
+            print("  THRESHOLDS MISSED (\(path)): \(misses.joined(separator: "; "))")
+            throw ExitCode(3)
+        }
+    }
 
     /// The thresholds at `path`, nil when there is no such file.
     /// - Throws: when the file is there but is not valid.

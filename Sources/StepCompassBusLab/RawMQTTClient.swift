@@ -22,20 +22,11 @@ final class RawMQTTClient: @unchecked Sendable {
     /// Connects (CONNECT with a clean session and keep-alive off, since the client sends nothing between
     /// ticks that the broker would miss) and waits for the CONNACK. Blocking: call on a dedicated thread.
     init(port: Int, clientID: String) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Self.failure("socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw Self.failure("connect")
+        let fd: Int32
+        do {
+            fd = try connectLoopback(port: port)
+        } catch {
+            throw Self.failure(error.call, code: error.code)
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -164,8 +155,18 @@ final class RawMQTTClient: @unchecked Sendable {
         } while rest > 0
     }
 
-    private static func failure(_ call: String) -> ValidationError {
-        ValidationError("load publisher: \(call) failed: \(String(cString: strerror(errno)))")
+    /// Appends a QoS 0 PUBLISH packet.
+    static func appendPublish(topic: [UInt8], payload: [UInt8], to packets: inout [UInt8]) {
+        packets.append(0x30)
+        appendLength(2 + topic.count + payload.count, to: &packets)
+        packets.append(UInt8(topic.count >> 8))
+        packets.append(UInt8(topic.count & 0xFF))
+        packets.append(contentsOf: topic)
+        packets.append(contentsOf: payload)
+    }
+
+    private static func failure(_ call: String, code: Int32 = errno) -> ValidationError {
+        ValidationError("load publisher: \(call) failed: \(String(cString: strerror(code)))")
     }
 
     /// Runs blocking work on a new thread and returns its result, so that no cooperative thread blocks.

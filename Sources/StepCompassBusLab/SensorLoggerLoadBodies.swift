@@ -85,31 +85,7 @@ struct SensorLoggerLoadBodies: Sendable {
         bytes.append(contentsOf: #"{"name":""#.utf8)
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: #"","time":"#.utf8)
-        appendDecimal(time, to: &bytes)
+        DecimalDigits.append(time, to: &bytes)
         bytes.append(contentsOf: values)
-    }
-
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            appendDecimal(-value, to: &bytes)
-            return
-        }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(0x30 + rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
-        }
     }
 }
