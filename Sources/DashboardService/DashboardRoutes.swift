@@ -107,23 +107,18 @@ struct DashboardRoutes: Sendable {
                 "badRequest", "invalid device id '\(device)': 1 to 64 of A-Z a-z 0-9 _ -, not a reserved name", status: .badRequest)
         }
         var request = request
-        let body: [String: Any]
+        let notJSON = "the body is not JSON of at most \(Self.maxBody) bytes"
+        let bytes: Data
         do {
-            let buffer = try await request.collectBody(upTo: Self.maxBody)
-            let bytes = Data(buffer.readableBytesView)
-            let object = bytes.isEmpty ? [String: Any]() : try JSONSerialization.jsonObject(with: bytes)
-            guard let dictionary = object as? [String: Any] else {
-                return JSONResponse.error("badRequest", "the body must be a JSON object", status: .badRequest)
-            }
-            body = dictionary
+            bytes = Data(try await request.collectBody(upTo: Self.maxBody).readableBytesView)
         } catch {
-            return JSONResponse.error("badRequest", "the body is not JSON of at most \(Self.maxBody) bytes", status: .badRequest)
+            return JSONResponse.error("badRequest", notJSON, status: .badRequest)
         }
         let command: DeviceCommand
         do {
-            command = try DeviceCommand.decode(topic, body: body)
+            command = try DeviceCommand.decode(topic, httpBody: bytes)
         } catch {
-            return JSONResponse.error("badRequest", error.message, status: .badRequest)
+            return JSONResponse.error("badRequest", error == DeviceCommand.bodyNotJSON ? notJSON : error.message, status: .badRequest)
         }
         return await publish(BusMessage(topic: topics.device(device, command.topic), payload: command.payload, qos: .atLeastOnce))
     }

@@ -9,8 +9,8 @@ import StepCompassContract
 ///
 /// Properties: decoding never traps; a command it reads is valid and is the command its own payload reads back as (on
 /// the topic it names), and so is every valid command made in code from the input's numbers and text; the dashboard's
-/// path (an empty body is `{}`) gives the same command as the bus's; and every request it reads is written and read
-/// back unchanged (`Fuzz.requireRoundTrip`).
+/// path (`DeviceCommand.decode(_:httpBody:)`) never traps and reads an empty body as `{}`; and every request it reads
+/// is written and read back unchanged (`Fuzz.requireRoundTrip`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     Fuzz.run(start, count) { bytes in
@@ -28,20 +28,15 @@ enum CommandProperties {
     ]
 
     static func commands(_ payload: Data) {
-        // The dashboard reads the body with JSONSerialization and hands the object to the same decoder
-        // (`DashboardRoutes.command`).
-        let object: [String: Any]? =
-            payload.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any]
         for topic in commandTopics {
-            let command = try? DeviceCommand.decode(topic, json: payload)
-            if let object {
-                let http = try? DeviceCommand.decode(topic, body: object)
-                Fuzz.require(
-                    payload.isEmpty || http == command,
-                    "\(topic.rawValue): the dashboard's path read \(Fuzz.show(payload)) as \(String(describing: http)), the bus's as \(String(describing: command))"
-                )
-            }
-            guard let command else { continue }
+            // The dashboard's path (`DashboardRoutes.command`): an empty body is `{}`, any other is read as the bus's.
+            _ = try? DeviceCommand.decode(topic, httpBody: payload)
+            let empty = try? DeviceCommand.decode(topic, httpBody: Data())
+            let braces = try? DeviceCommand.decode(topic, json: Data("{}".utf8))
+            Fuzz.require(
+                empty == braces,
+                "\(topic.rawValue): the dashboard's path read an empty body as \(String(describing: empty)), `{}` as \(String(describing: braces))")
+            guard let command = try? DeviceCommand.decode(topic, json: payload) else { continue }
             Fuzz.require(command.topic == topic, "\(topic.rawValue): \(Fuzz.show(payload)) was read as \(command) of \(command.topic.rawValue)")
             do {
                 try command.validate()

@@ -132,6 +132,20 @@ public enum DeviceCommand: Sendable, Hashable {
         return try decode(topic, body: object)
     }
 
+    /// Reads a command from the body of an HTTP request for `topic` (the dashboard's `POST /api/devices/{id}/...`): an
+    /// empty body is `{}`.
+    /// - Throws: ``bodyNotJSON`` when the bytes are not JSON, else ``InputError`` when they are not a JSON object or a
+    ///   field is wrong.
+    public static func decode(_ topic: Topics.DeviceTopic, httpBody: Data) throws(InputError) -> DeviceCommand {
+        if httpBody.isEmpty { return try decode(topic, body: [:]) }
+        guard let object = try? JSONSerialization.jsonObject(with: httpBody) else { throw bodyNotJSON }
+        guard let body = object as? [String: Any] else { throw InputError("the body must be a JSON object") }
+        return try decode(topic, body: body)
+    }
+
+    /// What ``decode(_:httpBody:)`` throws for a body that is not JSON at all.
+    public static let bodyNotJSON = InputError("the body is not JSON")
+
     private static let badBearing = InputError("`bearing` must be a number with 0 ≤ bearing < 360")
     private static let badThreshold = InputError("`threshold` must be a number with 0 < threshold ≤ 180")
 
@@ -147,8 +161,11 @@ public enum DeviceCommand: Sendable, Hashable {
     /// Whether JSONSerialization read `true` or `false` (a `CFBoolean`). Not `is Bool`: on Linux every `NSNumber` of
     /// 0 or 1 casts to `Bool`, so `"bearing": 0` was refused as a boolean.
     private static func isBoolean(_ number: NSNumber) -> Bool {
-        type(of: number) == type(of: NSNumber(value: true))
+        type(of: number) == booleanType
     }
+
+    /// The class of the numbers JSONSerialization reads `true` and `false` as.
+    private static let booleanType = type(of: NSNumber(value: true))
 
     /// A number as the contract writes it: integral values without a fraction (`45`), others unrounded.
     private static func number(_ value: Double) -> String {

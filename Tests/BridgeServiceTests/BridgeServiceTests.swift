@@ -1,5 +1,6 @@
 import BridgeService
 import Bus
+import BusTesting
 import Foundation
 import InMemoryBus
 import Logging

@@ -8,15 +8,10 @@ import Logging
 import ServiceRuntime
 import Testing
 
-/// A bus that can hold back one heading publish until the test lets it go: it makes the timer's publish suspend at
-/// a chosen moment, as a busy broker connection can.
-final class GatedBus: MessageBus, @unchecked Sendable {
-    let inner: InMemoryBus
+/// Holds back one heading publish until the test lets it go (an ``InterceptingBus``'s `beforePublish`): it makes the
+/// timer's publish suspend at a chosen moment, as a busy broker connection can.
+final class PublishGate: Sendable {
     private let state = LockedValue<(armed: Bool, waiting: CheckedContinuation<Void, Never>?, lockPublishes: Int)>((false, nil, 0))
-
-    init(_ inner: InMemoryBus) { self.inner = inner }
-
-    var clientID: String { inner.clientID }
 
     /// Holds the next heading publish.
     func arm() { state.withLock { $0.armed = true } }
@@ -33,7 +28,8 @@ final class GatedBus: MessageBus, @unchecked Sendable {
         waiting?.resume()
     }
 
-    func publish(_ message: BusMessage) async throws {
+    /// Before each publish: waits while a heading is held, and counts the bearing-lock publishes.
+    func beforePublish(_ message: BusMessage) async {
         if message.topic.hasSuffix("/heading") {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let hold = state.withLock { state -> Bool in
@@ -46,12 +42,7 @@ final class GatedBus: MessageBus, @unchecked Sendable {
             }
         }
         if message.topic.hasSuffix("/bearing-lock") { state.withLock { $0.lockPublishes += 1 } }
-        try await inner.publish(message)
     }
-
-    func subscribe(to requests: [SubscriptionRequest]) async throws -> BusSubscription { try await inner.subscribe(to: requests) }
-    func unsubscribe(_ subscription: BusSubscription) async throws { try await inner.unsubscribe(subscription) }
-    func flush() async throws { try await inner.flush() }
 }
 
 @Suite("Compass publish order")
@@ -61,7 +52,8 @@ struct CompassPublishOrderTests {
         let harness = CompassTestHarness()
         let inner = InMemoryBus(broker: harness.broker, clientID: "compass")
         inner.connect()
-        let bus = GatedBus(inner)
+        let gate = PublishGate()
+        let bus = InterceptingBus(inner: inner) { await gate.beforePublish($0) }
         let ready = AsyncStream<Void>.makeStream()
         let context = BusServiceContext(
             service: "compass", bus: bus, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -89,19 +81,19 @@ struct CompassPublishOrderTests {
 
         // A second heading 10 ms later is held by the rate limit (10 a second); the timer publishes it when its window
         // ends, with the bearing lock whose deviation it moved. That heading publish is held.
-        bus.arm()
+        gate.arm()
         try await point(50, after: 0.01)
-        _ = try await harness.waitFor(timeout: 60) { bus.isHolding ? true : nil }
-        let before = bus.lockPublishes
+        _ = try await harness.waitFor(timeout: 60) { gate.isHolding ? true : nil }
+        let before = gate.lockPublishes
 
         // Meanwhile the device is unlocked.
         try await harness.send("order", .commandBearingLock, #"{"action":"unlock"}"#)
         try await harness.drain()
-        bus.release()
+        gate.release()
 
         // The timer's lock message (computed before the unlock) and the unlocked one are both published; the
         // unlocked one must be last.
-        _ = try await harness.waitFor(timeout: 60) { bus.lockPublishes >= before + 2 ? true : nil }
+        _ = try await harness.waitFor(timeout: 60) { gate.lockPublishes >= before + 2 ? true : nil }
         try await harness.drain()
         let retained = harness.retained(BearingLockMessage.self, "order", .bearingLock)
         #expect(retained?.locked == false, "the retained bearing lock is \(String(describing: retained))")

@@ -6,12 +6,9 @@ import Foundation
 /// (`.build/venv-asyncapi`; `make test` runs that script before the Swift tests), else a `python3` on PATH that can
 /// import both.
 enum AsyncAPIValidator {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The Python to run the validator with; nil when none can import `yaml` and `jsonschema`. Looked for once.
     static let python = Task<String?, Never> {
-        var candidates = [repository.appendingPathComponent(".build/venv-asyncapi/bin/python").path]
+        var candidates = [Repository.root.appendingPathComponent(".build/venv-asyncapi/bin/python").path]
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             candidates.append("\(folder)/python3")
         }
@@ -46,7 +43,7 @@ enum AsyncAPIValidator {
         let output = file.deletingPathExtension().appendingPathExtension("asyncapi.log")
         let validator = try await ChildProcess(
             executable: python,
-            arguments: [repository.appendingPathComponent("scripts/check-asyncapi.py").path, "--quiet", "--mosquitto-sub", file.path],
+            arguments: [Repository.root.appendingPathComponent("scripts/check-asyncapi.py").path, "--quiet", "--mosquitto-sub", file.path],
             environment: ["PYTHONDONTWRITEBYTECODE": "1"], outputFile: output)
         let status = await validator.waitForExit(timeout: .seconds(300))
         if status == nil { validator.signal(SIGKILL) }

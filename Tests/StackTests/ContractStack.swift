@@ -9,8 +9,12 @@ import NIOHTTP1
 /// Wikimedia Commons): their data, caches and logs in one temporary folder, their HTTP ports drawn below the ephemeral
 /// range by the broker helper's free-port reservation (so no other test of this process is given them).
 final class ContractStack {
-    /// In the order they start: the walker (`sensors`) once the services that read it run.
-    static let services = ["position", "compass", "markers", "dashboard", "sensors", "bridge", "activity", "journal"]
+    /// Every long-running service, in the order they start: the walker (`sensors`) last, once the services that read
+    /// it run.
+    static let executables =
+        ServiceExecutable.allServices.filter { $0.service != "sensors" } + ServiceExecutable.allServices.filter { $0.service == "sensors" }
+    /// Their names in the contract (`position`, …).
+    static let services = executables.map(\.service)
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -37,7 +41,7 @@ final class ContractStack {
     }
 
     /// The journal's photo cache, which the dashboard serves under `/journal/photos/`.
-    var journalPhotos: URL { folder.appendingPathComponent("journal-photos") }
+    var journalPhotos: URL { ServiceExecutable.journalPhotos(in: folder) }
 
     /// Removes the folder (logs included) unless `KEEP=1` asks to keep it.
     func remove() {
@@ -54,25 +58,22 @@ final class ContractStack {
         return "\(service) log: …\(log.suffix(600))"
     }
 
-    private func executable(_ name: String) -> String { ServiceExecutable.binaryDirectory.appendingPathComponent(name).path }
-
     /// Starts the photo server, then every service as the compose stack runs it: its user and password, its
-    /// arguments, `LOG_LEVEL=notice`, and the bridge with the push token the broker's entrypoint generated.
+    /// arguments (its data in ``folder``), `LOG_LEVEL=notice`, and the bridge with the push token the broker's
+    /// entrypoint generated.
     func start(on broker: SecureBroker) async throws {
         (photoServer, photoPort) = try await launchListening("photo-server") { port in
             try await ChildProcess(
-                executable: self.executable("stepcompass-buslab"), arguments: ["photo-server", "--port", "\(port)"],
+                executable: ServiceExecutable(name: "stepcompass-buslab").path, arguments: ["photo-server", "--port", "\(port)"],
                 outputFile: self.folder.appendingPathComponent("photo-server.log"))
         }
-        for service in Self.services {
+        for executable in Self.executables {
+            let service = executable.service
             let launch = { (port: Int) in
-                try await ChildProcess(
-                    executable: self.executable("stepcompass-\(service)"), arguments: self.arguments(service, httpPort: port),
-                    environment: [
-                        "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(broker.port)", "MQTT_USERNAME": service,
-                        "MQTT_PASSWORD": broker.password(service), "MQTT_CLIENT_ID": "contract-check-\(service)", "LOG_LEVEL": "notice",
-                        "TOPIC_PREFIX": "stepcompass", "TOKEN": service == "bridge" ? broker.bridgeToken : "",
-                    ],
+                try await executable.start(
+                    port: broker.port, prefix: "stepcompass", clientID: "contract-check-\(service)", arguments: self.arguments(service),
+                    folder: self.folder, httpPort: port, username: service, password: broker.password(service),
+                    environment: ["LOG_LEVEL": "notice", "TOKEN": service == "bridge" ? broker.bridgeToken : ""],
                     outputFile: self.folder.appendingPathComponent("\(service).log"))
             }
             switch service {
@@ -83,23 +84,16 @@ final class ContractStack {
         }
     }
 
-    private func arguments(_ service: String, httpPort: Int) -> [String] {
+    /// What a service needs beyond ``ServiceExecutable/testArguments(in:httpPort:)``.
+    private func arguments(_ service: String) -> [String] {
         switch service {
-        case "markers":
-            return [
-                "--source", SecureBroker.repository.appendingPathComponent("Config/markers/sample-markers.geojson").path,
-                "--cache-dir", folder.appendingPathComponent("cache").path,
-            ]
         case "sensors": return ["--speed", "4"]
-        case "dashboard": return ["--http-port", "\(httpPort)", "--journal-cache-dir", journalPhotos.path]
-        case "bridge": return ["--http-port", "\(httpPort)", "--http-host", "127.0.0.1"]
-        case "activity": return ["--data-dir", folder.appendingPathComponent("activity-data").path, "--publish-interval-ms", "200"]
+        case "dashboard": return ["--journal-cache-dir", journalPhotos.path]
+        case "bridge": return ["--http-host", "127.0.0.1"]
+        case "activity": return ["--publish-interval-ms", "200"]
         case "journal":
             // No --auto: the walk is started and stopped by command (a photo point every 20 m: several in the run).
-            return [
-                "--data-dir", folder.appendingPathComponent("journal-data").path, "--cache-dir", journalPhotos.path, "--photo-every", "20",
-                "--wikimedia-url", "http://127.0.0.1:\(photoPort)/w/api.php",
-            ]
+            return ["--photo-every", "20", "--wikimedia-url", "http://127.0.0.1:\(photoPort)/w/api.php"]
         default: return []
         }
     }

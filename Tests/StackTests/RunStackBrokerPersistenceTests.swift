@@ -12,13 +12,10 @@ import Testing
 /// `scripts/check-compose.sh` with the compose configuration.)
 @Suite("make run's broker keeps its persistence across a restart", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
 struct RunStackBrokerPersistenceTests {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The broker configuration run-stack.sh writes for these ports and run folder.
     static func brokerConfiguration(mqttPort: Int, webSocketPort: Int, runFolder: URL) async throws -> String {
         let script = try await ChildProcess(
-            executable: "/bin/bash", arguments: [repository.appendingPathComponent("scripts/run-stack.sh").path, "--broker-config"],
+            executable: "/bin/bash", arguments: [Repository.root.appendingPathComponent("scripts/run-stack.sh").path, "--broker-config"],
             environment: ["MQTT_PORT": "\(mqttPort)", "WS_PORT": "\(webSocketPort)", "RUN_DIR": runFolder.path],
             outputFile: runFolder.appendingPathComponent("broker-config.out"))
         let status = await script.waitForExit(timeout: .seconds(60))

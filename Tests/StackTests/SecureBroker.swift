@@ -31,11 +31,7 @@ struct SecureBroker {
     /// The password of `user` (empty for a user the entrypoint does not know).
     func password(_ user: String) -> String { passwords[user] ?? "" }
 
-    static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static var configFolder: URL { repository.appendingPathComponent("Config/mosquitto") }
+    static var configFolder: URL { Repository.root.appendingPathComponent("Config/mosquitto") }
 
     struct Missing: Error, CustomStringConvertible {
         let description: String
@@ -106,7 +102,7 @@ struct SecureBroker {
         ]
         for user in users { environment["STEPCOMPASS_\(user.uppercased())_PASSWORD"] = "" }
         let entrypoint = try await ChildProcess(
-            executable: "/bin/sh", arguments: [repository.appendingPathComponent("compose/broker-entrypoint.sh").path, "true"],
+            executable: "/bin/sh", arguments: [Repository.root.appendingPathComponent("compose/broker-entrypoint.sh").path, "true"],
             environment: environment, outputFile: folder.appendingPathComponent("entrypoint.out"))
         let status = await entrypoint.waitForExit(timeout: .seconds(60))
         try #require(status == 0, "compose/broker-entrypoint.sh failed (\(String(describing: status))): \(entrypoint.output)")

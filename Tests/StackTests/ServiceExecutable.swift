@@ -29,19 +29,28 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
     var path: String { Self.binaryDirectory.appendingPathComponent(name).path }
 
     /// Extra arguments a service needs to start in a test (markers: a local file as the source; the
-    /// dashboard: a free HTTP port).
-    var testArguments: [String] {
+    /// dashboard: a free HTTP port), its data and caches in new folders under the temporary directory.
+    var testArguments: [String] { testArguments(in: nil) }
+
+    /// Extra arguments a service needs to start in a test: markers the repository's sample markers as the source, the
+    /// dashboard and the bridge `httpPort` (0: any free one), and the data and caches of the markers, the activity
+    /// service and the journal in `folder` (`cache`, `activity-data`, `journal-data` and ``journalPhotos(in:)``), or
+    /// with `folder` nil in new folders under the temporary directory.
+    func testArguments(in folder: URL?, httpPort: Int = 0) -> [String] {
         switch service {
         case "markers":
-            let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Config/markers/sample-markers.geojson")
-            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("markers-cache-\(UUID().uuidString)")
-            return ["--source", sample.path, "--cache-dir", cache.path]
+            let cache =
+                folder?.appendingPathComponent("cache")
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("markers-cache-\(UUID().uuidString)")
+            return ["--source", Repository.root.appendingPathComponent("Config/markers/sample-markers.geojson").path, "--cache-dir", cache.path]
         case "dashboard", "bridge":
-            return ["--http-port", "0"]
+            return ["--http-port", "\(httpPort)"]
         case "activity":
-            return ["--data-dir", Self.temporaryFolder("activity").path]
+            return ["--data-dir", (folder?.appendingPathComponent("activity-data") ?? Self.temporaryFolder("activity")).path]
         case "journal":
+            if let folder {
+                return ["--data-dir", folder.appendingPathComponent("journal-data").path, "--cache-dir", Self.journalPhotos(in: folder).path]
+            }
             let folder = Self.temporaryFolder("journal")
             return ["--data-dir", folder.path, "--cache-dir", folder.appendingPathComponent("photos").path]
         default:
@@ -49,18 +58,30 @@ struct ServiceExecutable: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The journal's photo cache in the `folder` of ``testArguments(in:httpPort:)``.
+    static func journalPhotos(in folder: URL) -> URL { folder.appendingPathComponent("journal-photos") }
+
     /// A new folder name under the temporary directory (the service creates it).
     static func temporaryFolder(_ service: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(service)-test-\(UUID().uuidString)")
     }
 
-    /// Starts the executable against a broker, with its own topic prefix so tests do not meet.
-    func start(port: Int, prefix: String, clientID: String? = nil, arguments: [String] = []) async throws -> ChildProcess {
-        try await ChildProcess(
-            executable: path, arguments: testArguments + arguments,
-            environment: [
-                "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "TOPIC_PREFIX": prefix,
-                "MQTT_CLIENT_ID": clientID ?? "\(name)-\(prefix)", "LOG_LEVEL": "info",
-            ])
+    /// Starts the executable against a broker, with its own topic prefix so tests do not meet: ``testArguments(in:httpPort:)``
+    /// for `folder` and `httpPort`, then `arguments`; as `username` with `password` when given; `environment` added to
+    /// (and overriding) the MQTT settings and `LOG_LEVEL=info`; its output in `outputFile` (nil: a temporary file).
+    func start(
+        port: Int, prefix: String, clientID: String? = nil, arguments: [String] = [], folder: URL? = nil, httpPort: Int = 0,
+        username: String? = nil, password: String? = nil, environment: [String: String] = [:], outputFile: URL? = nil
+    ) async throws -> ChildProcess {
+        var variables = [
+            "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "TOPIC_PREFIX": prefix, "MQTT_CLIENT_ID": clientID ?? "\(name)-\(prefix)",
+            "LOG_LEVEL": "info",
+        ]
+        if let username { variables["MQTT_USERNAME"] = username }
+        if let password { variables["MQTT_PASSWORD"] = password }
+        variables.merge(environment) { $1 }
+        return try await ChildProcess(
+            executable: path, arguments: testArguments(in: folder, httpPort: httpPort) + arguments, environment: variables,
+            outputFile: outputFile)
     }
 }

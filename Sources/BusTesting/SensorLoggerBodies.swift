@@ -1,24 +1,25 @@
 import Foundation
 
-/// Sensor Logger push bodies written for these tests in the shape its PUSHING.md documents:
-/// `{"messageId", "sessionId", "deviceId", "payload": [{"name", "time" (UTC ns), "values", "accuracy"?}]}`.
-enum SensorLoggerBodies {
-    static let t0: Int64 = 1_795_341_600_000_000_000  // 2026-11-22T10:00:00Z
+/// Sensor Logger push bodies written for tests in the shape its PUSHING.md documents:
+/// `{"messageId", "sessionId", "deviceId", "payload": [{"name", "time" (UTC ns), "values", "accuracy"?}]}`: the bridge's
+/// tests, and the phone pushes of the stack contract test.
+public enum SensorLoggerBodies {
+    public static let t0: Int64 = 1_795_341_600_000_000_000  // 2026-11-22T10:00:00Z
 
-    static func sample(_ name: String, _ offsetMillis: Int64, _ values: String) -> String {
+    public static func sample(_ name: String, _ offsetMillis: Int64, _ values: String) -> String {
         #"{"name":"\#(name)","time":\#(t0 + offsetMillis * 1_000_000),"values":\#(values),"accuracy":3}"#
     }
 
-    static func xyz(_ x: Double, _ y: Double, _ z: Double) -> String {
+    public static func xyz(_ x: Double, _ y: Double, _ z: Double) -> String {
         #"{"x":\#(x),"y":\#(y),"z":\#(z)}"#
     }
 
-    static func body(messageId: Int = 1, device: String = "3f2a4b1c-9d8e", _ samples: [String]) -> String {
+    public static func body(messageId: Int = 1, device: String = "3f2a4b1c-9d8e", _ samples: [String]) -> String {
         #"{"messageId":\#(messageId),"sessionId":"a1b2c3","deviceId":"\#(device)","payload":[\#(samples.joined(separator: ","))]}"#
     }
 
     /// An Android phone lying flat, face up, at 100 Hz from `start` ms for `count` samples: total acceleration +z.
-    static func android(messageId: Int = 1, device: String = "3f2a4b1c-9d8e", start: Int64 = 0, count: Int = 20) -> String {
+    public static func android(messageId: Int = 1, device: String = "3f2a4b1c-9d8e", start: Int64 = 0, count: Int = 20) -> String {
         var samples: [String] = []
         for index in 0..<Int64(count) {
             let t = start + index * 10
@@ -38,7 +39,7 @@ enum SensorLoggerBodies {
 
     /// An iPhone lying flat, face up, with "Standardise Units & Frames" off: accelerometer and gravity are
     /// negated (gravity reads -z), and `accelerometeruncalibrated` is in g.
-    static func iOS(device: String = "F00D-CAFE", count: Int = 20) -> String {
+    public static func iOS(device: String = "F00D-CAFE", count: Int = 20) -> String {
         var samples: [String] = []
         for index in 0..<Int64(count) {
             let t = index * 10
