@@ -130,21 +130,19 @@ public actor PositionService: Service {
             await context.errors.reject(message, reason: error.message)
             return
         }
-        let tracker: DevicePosition
-        do {
-            tracker = try devices.track(device, at: context.clock.now, context: context) {
+        /// The device's tracker, taken once its message has decoded: a bad or ignored message of a new device takes no
+        /// place in the device table and evicts nobody.
+        func tracker() throws(InputError) -> DevicePosition {
+            try devices.track(device, at: context.clock.now, context: context) {
                 DevicePosition(device: device, configuration: configuration, batches: batches)
             }.value
-        } catch {
-            await context.errors.reject(message, reason: error.message)
-            return
         }
         let outcome: DevicePosition.Outcome
         do {
             switch suffix {
             case .position:
                 let state = try PositionState(decoder.decode(PositionMessage.self, from: message.payload))
-                outcome = await tracker.restore(from: state, timestamp: context.clock.date)
+                outcome = await try tracker().restore(from: state, timestamp: context.clock.date)
                 if case .reject = outcome {
                 } else {
                     context.logger.info(
@@ -160,7 +158,7 @@ public actor PositionService: Service {
                 if configuration.headingSource == .walking, let walking = payload.walkingDirection,
                     walking.isFinite, (0...360).contains(walking)
                 {
-                    outcome = await tracker.heading(walking, timestamp: date, start: settled)
+                    outcome = await try tracker().heading(walking, timestamp: date, start: settled)
                     break
                 }
                 guard let heading = payload.heading else {
@@ -170,14 +168,15 @@ public actor PositionService: Service {
                     return  // noSensor or noPermission: no heading to use.
                 }
                 _ = try FieldCheck.finite(heading, "heading", in: 0...360)
-                outcome = await tracker.heading(heading, timestamp: date, start: settled)
+                outcome = await try tracker().heading(heading, timestamp: date, start: settled)
             case .steps:
                 let payload = try StepsMessage.decode(message.payload, using: decoder)
                 let date = try Timestamp.date(payload.timestamp, received: context.clock.date)
-                outcome = await tracker.steps(Int(try payload.count()), distance: payload.reportedDistance, timestamp: date)
+                let count = Int(try payload.count())
+                outcome = await try tracker().steps(count, distance: payload.reportedDistance, timestamp: date)
             case .commandResetPosition:
                 _ = try DeviceCommand.decode(.commandResetPosition, json: message.payload)
-                outcome = await tracker.reset(now: context.clock.date)
+                outcome = await try tracker().reset(now: context.clock.date)
                 context.logger.info("position reset", metadata: ["device": "\(device)"])
             default:
                 return

@@ -42,6 +42,12 @@ struct PositionDeviceLimitTests {
         let decoded = try JSONDecoder().decode(ErrorReportMessage.self, from: report.payload)
         #expect(decoded.topic == "stepcompass/e/steps")
         #expect(decoded.error == "tracking 3 devices, the most --max-devices allows; device 'e' is not tracked until one goes idle")
+        // A bad message of a new device is reported for what is wrong with it, and takes no place in the table.
+        try await device.publish("stepcompass/f/steps", #"{"steps": "many"}"#)
+        let bad = try #require(await fixture.errors.next(timeout: .seconds(30)))
+        let badReport = try JSONDecoder().decode(ErrorReportMessage.self, from: bad.payload)
+        #expect(badReport.topic == "stepcompass/f/steps")
+        #expect(!badReport.error.contains("--max-devices"), "\(badReport.error)")
         // The three tracked keep working.
         for name in ["b", "c", "d"] { try await step(name) }
         // "a" comes back after a minute more: it takes the place of "b" (the idlest), starting a new walk.
