@@ -24,30 +24,25 @@ public struct MarkerIndex: Sendable {
         var positions: [MarkerID: Int] = [:]
         positions.reserveCapacity(markers.count)
         // The usual case, ids already unique (the decoder's output), shares `markers` instead of copying it: at a
-        // million markers the copy is 48 MB.
-        var duplicates = false
-        for (offset, marker) in markers.enumerated() where positions.updateValue(offset, forKey: MarkerID(marker.id)) != nil {
-            duplicates = true
-            break
-        }
-        if duplicates {
-            // Start over keeping the first of each id.
-            positions.removeAll(keepingCapacity: true)
-            var unique: [Marker] = []
-            unique.reserveCapacity(markers.count)
-            for marker in markers {
-                let key = MarkerID(marker.id)
-                if positions[key] == nil {
-                    positions[key] = unique.count
-                    unique.append(marker)
+        // million markers the copy is 48 MB. A copy without the repeats starts at the first repeated id.
+        var unique: [Marker]?
+        for (offset, marker) in markers.enumerated() {
+            let key = MarkerID(marker.id)
+            // One hash per id: a repeat is rare, and then the first one's position is put back.
+            if let first = positions.updateValue(unique?.count ?? offset, forKey: key) {
+                positions[key] = first
+                if unique == nil {
+                    var kept: [Marker] = []
+                    kept.reserveCapacity(markers.count)
+                    kept.append(contentsOf: markers[..<offset])
+                    unique = kept
                 }
+            } else {
+                unique?.append(marker)
             }
-            self.positions = positions
-            self.spatialIndex = SpatialIndex(markers: unique)
-        } else {
-            self.positions = positions
-            self.spatialIndex = SpatialIndex(markers: markers)
         }
+        self.positions = positions
+        self.spatialIndex = SpatialIndex(markers: unique ?? markers)
     }
 
     /// The marker with exactly this id (byte for byte), if any.

@@ -22,7 +22,8 @@ struct MarkerCache: Sendable {
     /// A cached document.
     struct Entry: Sendable {
         var metadata: Metadata
-        var body: [UInt8]
+        /// The body, read as a file source is (decoding gives its memory back as it goes).
+        var body: FileDocument
     }
 
     let directory: String
@@ -57,7 +58,9 @@ struct MarkerCache: Sendable {
         guard let metaBytes = try? await BlockingFileIO.read(path: metadataPath(for: source), limit: 64 * 1024),
             let metadata = try? Self.decoder.decode(Metadata.self, from: Data(metaBytes)),
             metadata.source == source,
-            let body = try? await BlockingFileIO.read(path: bodyPath(for: source), limit: limit),
+            let body = try? await BlockingFileIO.run({ [path = bodyPath(for: source)] in
+                try FileDocument.read(path: path, limit: limit)
+            }),
             body.count == metadata.byteCount
         else { return nil }
         return Entry(metadata: metadata, body: body)

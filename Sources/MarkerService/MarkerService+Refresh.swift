@@ -10,12 +10,13 @@ extension MarkerService {
         guard let cache, case .url(let url) = source,
             let entry = await cache.load(source: url, limit: configuration.maxBodyBytes)
         else { return }
-        guard let report = try? MarkerCollectionDecoder().decode(entry.body) else {
+        // Decoded and indexed off the cooperative pool, as the refresh pipeline does.
+        guard let report = await RefreshPipeline.offload({ try? entry.body.decode() }) else {
             logger.warning(
                 "the cached markers cannot be decoded; ignoring them", metadata: ["markers.source": "\(url)"])
             return
         }
-        let index = MarkerIndex(markers: report.accepted)
+        let index = await RefreshPipeline.offload { MarkerIndex(markers: report.accepted) }
         let status = await store.load(
             index, rejected: report.rejected.count, fromCache: true, updatedAt: entry.metadata.fetchedAt,
             validators: MarkerFetcher.Validators(etag: entry.metadata.etag, lastModified: entry.metadata.lastModified))
@@ -35,15 +36,16 @@ extension MarkerService {
         let now = context.clock.date
         switch update {
         case .loaded(let loaded):
+            let decoded = loaded.decoded
             let status = await store.load(
-                loaded.index, rejected: loaded.report.rejected.count, fromCache: false, updatedAt: now,
-                validators: loaded.validators)
+                loaded.index, rejected: decoded.report.rejected.count, fromCache: false, updatedAt: now,
+                validators: decoded.validators)
             logLoaded(loaded)
-            if let cache, case .url(let url) = source, let body = loaded.cacheBody {
+            if let cache, case .url(let url) = source, let body = decoded.cacheBody {
                 do {
                     try await cache.store(
-                        source: url, body: body, etag: loaded.validators.etag,
-                        lastModified: loaded.validators.lastModified, fetchedAt: now)
+                        source: url, body: body, etag: decoded.validators.etag,
+                        lastModified: decoded.validators.lastModified, fetchedAt: now)
                 } catch {
                     logger.warning("could not write the marker cache", metadata: ["error": "\(error)"])
                 }
@@ -59,10 +61,12 @@ extension MarkerService {
             await scheduler.schedule(after: configuration.refreshInterval)
         case .failed(let error):
             metrics.fetchFailed(code: error.codeName)
-            let (_, failures) = await store.fail(error)
+            // The count `fail` is about to record: it changes only in the store's load, confirm and fail, which run
+            // from here one update at a time (and from the cache restore, before the first).
+            let failures = await store.consecutiveFailures + 1
             let (delay, note) = retryDelay(after: error, failures: failures)
             let retryAt = now.addingTimeInterval(delay.inSeconds)
-            let status = await store.setRetry(at: retryAt, note: note)
+            let status = await store.fail(error, retryAt: retryAt, note: note)
             logger.log(
                 level: error.isPermanent ? .error : .warning,
                 error.isPermanent
@@ -106,17 +110,18 @@ extension MarkerService {
     }
 
     private func logLoaded(_ loaded: RefreshPipeline.Loaded) {
+        let report = loaded.decoded.report
         var metadata: Logger.Metadata = [
-            "markers.count": "\(loaded.index.count)", "markers.rejected": "\(loaded.report.rejected.count)",
-            "markers.bytes": "\(loaded.byteCount)",
-            "markers.decodeSeconds": "\(String(format: "%.3f", loaded.decodeTime.inSeconds))",
+            "markers.count": "\(loaded.index.count)", "markers.rejected": "\(report.rejected.count)",
+            "markers.bytes": "\(loaded.decoded.byteCount)",
+            "markers.decodeSeconds": "\(String(format: "%.3f", loaded.decoded.decodeTime.inSeconds))",
             "markers.indexSeconds": "\(String(format: "%.3f", loaded.indexTime.inSeconds))",
         ]
-        for (reason, count) in loaded.report.countsByReason {
+        for (reason, count) in report.countsByReason {
             metadata["markers.rejected.\(reason.rawValue)"] = "\(count)"
         }
         logger.info("markers loaded", metadata: metadata)
-        for rejection in loaded.report.rejected.prefix(20) {
+        for rejection in report.rejected.prefix(20) {
             logger.debug(
                 "feature rejected",
                 metadata: [

@@ -58,8 +58,6 @@ public struct MarkerService: Service {
     var bus: any MessageBus { context.bus }
     var topics: Topics { context.topics }
     var logger: Logger { context.logger }
-    /// The clock the refresh timer and the retries sleep on, and the status is dated by (the context's).
-    var clock: ServiceClock { context.clock }
 
     /// Waits for the bus, restores the cache, subscribes, says ready, then refreshes and answers until the group
     /// shuts down or the task is cancelled.
@@ -90,7 +88,7 @@ public struct MarkerService: Service {
             await publishStatus(await store.status)
         }
         try await context.ready()
-        let scheduler = RefreshScheduler(clock: clock)
+        let scheduler = RefreshScheduler(clock: context.clock)
         let pipeline = RefreshPipeline(
             fetcher: MarkerFetcher(source: source, configuration: configuration, client: client), store: store)
         await scheduler.trigger(.startup)

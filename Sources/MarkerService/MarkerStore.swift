@@ -57,22 +57,14 @@ actor MarkerStore {
         return status
     }
 
-    /// Records a failed fetch; the markers in service stay. Returns the status and the number of
-    /// consecutive failures so far.
-    func fail(_ error: MarkerServiceError) -> (status: MarkersStatusMessage, failures: Int) {
+    /// Records a failed fetch; the markers in service stay. The status says when the next attempt is due
+    /// (`retryAt`) and its error's message ends with which kind of failure it was and when that is (`note`).
+    /// Counts the failure in ``consecutiveFailures``.
+    func fail(_ error: MarkerServiceError, retryAt: Date, note: String) -> MarkersStatusMessage {
         consecutiveFailures += 1
         status.state = MarkersStatusMessage.failed
-        status.error = ErrorReply.Body(code: error.codeName, message: error.message)
-        return (status, consecutiveFailures)
-    }
-
-    /// Sets when the next attempt is due after a failure, and says in the error's message which kind of failure
-    /// it was and when that is (`note`).
-    func setRetry(at date: Date, note: String) -> MarkersStatusMessage {
-        status.retryAt = Timestamp.format(date)
-        if let error = status.error {
-            status.error = ErrorReply.Body(code: error.code, message: "\(error.message); \(note)")
-        }
+        status.error = ErrorReply.Body(code: error.codeName, message: "\(error.message); \(note)")
+        status.retryAt = Timestamp.format(retryAt)
         return status
     }
 

@@ -28,12 +28,8 @@ struct RefreshPipeline: Sendable {
 
     /// A decoded and indexed document, ready to go in service.
     struct Loaded: Sendable {
+        var decoded: Decoded
         var index: MarkerIndex
-        var report: DecodeReport
-        var cacheBody: [UInt8]?
-        var byteCount: Int
-        var validators: MarkerFetcher.Validators
-        var decodeTime: Duration
         var indexTime: Duration
     }
 
@@ -116,11 +112,7 @@ struct RefreshPipeline: Sendable {
         case .success(let decoded?):
             let started = ContinuousClock.now
             let index = MarkerIndex(markers: decoded.report.accepted)
-            return .loaded(
-                Loaded(
-                    index: index, report: decoded.report, cacheBody: decoded.cacheBody, byteCount: decoded.byteCount,
-                    validators: decoded.validators, decodeTime: decoded.decodeTime,
-                    indexTime: ContinuousClock.now - started))
+            return .loaded(Loaded(decoded: decoded, index: index, indexTime: ContinuousClock.now - started))
         }
     }
 }
