@@ -161,8 +161,8 @@ let package = Package(
         .target(
             name: "SensorsService",
             dependencies: [
-                "Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", "PhoneFormats", log, lifecycle, configuration,
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "Bus", "ServiceRuntime", "WalkerSimulation", "GeoMagnetism", "PhoneFormats", "StepDetection", log, lifecycle,
+                configuration, .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .target(
             name: "CompassService",
@@ -278,7 +278,7 @@ let package = Package(
         .testTarget(
             name: "SensorsServiceTests",
             dependencies: [
-                "SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", log,
+                "SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", "StepDetection", log,
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(

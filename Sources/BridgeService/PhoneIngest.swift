@@ -17,11 +17,16 @@ actor PhoneIngest {
         var session: SensorLoggerSession
         var lastUsed: ContinuousClock.Instant
         var permissionsLocation: Bool?
+        /// Whether the log already said that this phone sends acceleration without a magnetometer.
+        var toldWithoutMagnetometer = false
     }
 
     /// What a push became.
     struct Outcome: Sendable, Equatable {
         var imu = 0
+        /// Acceleration samples without a magnetometer reading: not published (the contract's `imu` needs `mag`),
+        /// but counted for steps.
+        var accelerationOnly = 0
         var locations = 0
         var steps = 0
     }
@@ -149,6 +154,16 @@ actor PhoneIngest {
             case .imu(let sample):
                 outcome.imu += 1
                 if let message = messages.imu(device: device, sample) { try await bus.publish(message) }
+            case .acceleration(let sample):
+                outcome.accelerationOnly += 1
+                // No `imu` can carry it, so no detector on the bus would see it: this bridge's own detector takes it
+                // directly (the same per-device detector as for the device's `imu`).
+                guard configuration.detectSteps else { continue }
+                if let message = steps.sample(
+                    device: device, time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z))
+                {
+                    try await bus.publish(message)
+                }
             case .location(let fix):
                 outcome.locations += 1
                 if let message = messages.location(device: device, fix) { try await bus.publish(message) }
@@ -159,6 +174,12 @@ actor PhoneIngest {
                     messages.steps(
                         device: device, steps: count.steps, distance: distance, source: .pedometer, time: count.timestamp))
             }
+        }
+        if outcome.accelerationOnly > 0, devices[device]?.toldWithoutMagnetometer == false {
+            devices[device]?.toldWithoutMagnetometer = true
+            logger.notice(
+                "this phone sends acceleration without a magnetometer: no imu is published for it (the contract's imu needs mag) until a magnetometer reading arrives; \(configuration.detectSteps ? "its steps are detected here" : "step detection is off")",
+                metadata: ["device": "\(device)"])
         }
         return outcome
     }

@@ -76,7 +76,7 @@ struct SensorLoggerRoutes: Sendable {
             let outcome = try await ingest.sensorLogger(device: device, message, convention: convention)
             ingest.metrics?.batch(.sensorLoggerHTTP)
             let text =
-                #"{"status":"ok","device":"\#(device)","imu":\#(outcome.imu),"location":\#(outcome.locations),"steps":\#(outcome.steps),"ignored":\#(message.ignoredCount)}"#
+                #"{"status":"ok","device":"\#(device)","imu":\#(outcome.imu),"accelerationOnly":\#(outcome.accelerationOnly),"location":\#(outcome.locations),"steps":\#(outcome.steps),"ignored":\#(message.ignoredCount)}"#
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
         } catch {

@@ -60,6 +60,8 @@ enum BridgeProperties {
     /// What the bridge publishes for an output (`ContractMessages`, over `ContractPayloads`) is what the services read.
     static func publishable(_ output: PhoneOutput) {
         switch output {
+        case .acceleration(let sample):
+            Fuzz.require(sample.timestamp.isFinite, "an acceleration sample has no time")
         case .imu(let sample):
             // nil only for a non-finite number, which the bridge then leaves out.
             guard let json = ContractPayloads.imu(sample) else { return }

@@ -64,6 +64,8 @@ enum ExportProperties {
     /// What the replay publishes for an output (over `ContractPayloads`, as the bridge) is what the services read.
     static func publishable(_ output: PhoneOutput) {
         switch output {
+        case .acceleration(let sample):
+            Fuzz.require(sample.timestamp.isFinite, "an acceleration sample has no time")
         case .imu(let sample):
             guard let json = ContractPayloads.imu(sample) else { return }  // a non-finite number: left out
             Fuzz.require(IMUPayload.parseFast(Data(json.utf8), maximumSize: decoder.maximumSize) != nil, "the IMU payload \(json) is not read")

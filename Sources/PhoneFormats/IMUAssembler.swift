@@ -10,15 +10,18 @@
 /// - `mag` and `gyro` are the latest readings at or before the acceleration sample. Calibrated streams
 ///   win: once a calibrated magnetometer (gyroscope) reading has been seen, uncalibrated ones are
 ///   ignored.
-/// - Acceleration samples before the first magnetometer reading are **dropped** (counted in
-///   ``Statistics/droppedWithoutMagnetometer``), not held: holding them would give them a
-///   magnetometer reading from their future.
+/// - Acceleration samples before the first magnetometer reading (a phone without one, an export
+///   without `Magnetometer.csv`, or the first moments of a push) cannot be contract IMU samples,
+///   whose `mag` is required: they come out as ``PhoneOutput/acceleration(_:)`` (counted in
+///   ``Statistics/withoutMagnetometer``), from which steps can still be detected. They are not held
+///   for a later reading, which would give them a magnetometer reading from their future; a whole
+///   recording may pass its first reading as `initialMagnetometer` instead.
 /// - Locations and step counts pass through, kept in time order with the IMU samples.
 public struct IMUAssembler: Sendable {
     /// Counters of what was dropped or ignored.
     public struct Statistics: Sendable, Hashable {
-        /// Acceleration samples before any magnetometer reading.
-        public var droppedWithoutMagnetometer = 0
+        /// Acceleration samples before any magnetometer reading (given out as ``PhoneOutput/acceleration(_:)``).
+        public var withoutMagnetometer = 0
         /// User-acceleration samples with no gravity sample within the window.
         public var droppedWithoutGravity = 0
         /// User-acceleration samples ignored because a total-acceleration stream is present.
@@ -33,7 +36,7 @@ public struct IMUAssembler: Sendable {
     public private(set) var statistics = Statistics()
 
     private enum Pending: Sendable {
-        case waiting(time: Double, user: Vector3, mag: Vector3, gyro: Vector3?)
+        case waiting(time: Double, user: Vector3, mag: Vector3?, gyro: Vector3?)
         case ready(PhoneOutput)
     }
 
@@ -45,8 +48,13 @@ public struct IMUAssembler: Sendable {
     private var lastGravity: (time: Double, value: Vector3)?
 
     /// Creates an assembler.
-    public init(gravityWindow: Double = 0.5) {
+    /// - Parameters:
+    ///   - gravityWindow: How far (seconds) a gravity sample may be from a user-acceleration sample.
+    ///   - initialMagnetometer: The reading to use before the first one arrives: a recording's first
+    ///     magnetometer reading, for the acceleration samples that start a moment before it.
+    public init(gravityWindow: Double = 0.5, initialMagnetometer: Vector3? = nil) {
         self.gravityWindow = gravityWindow
+        magnetometer = initialMagnetometer.map { ($0, false) }
     }
 
     /// Consumes time-ordered samples and returns the outputs that are complete, in time order.
@@ -87,7 +95,8 @@ public struct IMUAssembler: Sendable {
                 statistics.ignoredUserAcceleration += before - pending.count
             }
             guard let magnetometer else {
-                statistics.droppedWithoutMagnetometer += 1
+                statistics.withoutMagnetometer += 1
+                pending.append(.ready(.acceleration(AccelerationSample(timestamp: time, accel: total))))
                 return
             }
             pending.append(.ready(.imu(IMUSample(timestamp: time, accel: total, mag: magnetometer.value, gyro: gyroscope?.value))))
@@ -96,15 +105,11 @@ public struct IMUAssembler: Sendable {
                 statistics.ignoredUserAcceleration += 1
                 return
             }
-            guard let magnetometer else {
-                statistics.droppedWithoutMagnetometer += 1
-                return
-            }
+            if magnetometer == nil { statistics.withoutMagnetometer += 1 }
             if let lastGravity, lastGravity.time == time {
-                pending.append(
-                    .ready(.imu(IMUSample(timestamp: time, accel: user + lastGravity.value, mag: magnetometer.value, gyro: gyroscope?.value))))
+                pending.append(.ready(Self.output(time: time, accel: user + lastGravity.value, mag: magnetometer?.value, gyro: gyroscope?.value)))
             } else {
-                pending.append(.waiting(time: time, user: user, mag: magnetometer.value, gyro: gyroscope?.value))
+                pending.append(.waiting(time: time, user: user, mag: magnetometer?.value, gyro: gyroscope?.value))
             }
         case .gravity(let gravity):
             resolveWaiting(upTo: time, nextGravity: (time, gravity))
@@ -133,12 +138,18 @@ public struct IMUAssembler: Sendable {
                 best = (abs(nextGravity.time - time), nextGravity.value)
             }
             if let best, best.distance <= gravityWindow {
-                pending[index] = .ready(.imu(IMUSample(timestamp: time, accel: user + best.value, mag: mag, gyro: gyro)))
+                pending[index] = .ready(Self.output(time: time, accel: user + best.value, mag: mag, gyro: gyro))
             } else {
-                pending[index] = .ready(.imu(IMUSample(timestamp: .nan, accel: user, mag: mag, gyro: gyro)))
+                pending[index] = .ready(Self.output(time: .nan, accel: user, mag: mag, gyro: gyro))
                 statistics.droppedWithoutGravity += 1
             }
         }
+    }
+
+    /// An IMU sample, or an acceleration-only one without a magnetometer reading.
+    private static func output(time: Double, accel: Vector3, mag: Vector3?, gyro: Vector3?) -> PhoneOutput {
+        guard let mag else { return .acceleration(AccelerationSample(timestamp: time, accel: accel)) }
+        return .imu(IMUSample(timestamp: time, accel: accel, mag: mag, gyro: gyro))
     }
 
     private mutating func drain(into outputs: inout [PhoneOutput]) {
@@ -147,7 +158,7 @@ public struct IMUAssembler: Sendable {
         for entry in pending {
             guard case .ready(let output) = entry else { break }
             consumed += 1
-            if case .imu(let sample) = output, sample.timestamp.isNaN { continue }
+            if output.timestamp.isNaN { continue }
             outputs.append(output)
         }
         pending.removeFirst(consumed)

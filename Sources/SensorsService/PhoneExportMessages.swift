@@ -11,9 +11,12 @@ struct PhoneExportMessages: Sendable {
     let topics: Topics
     let offset: Double
 
-    /// The message of one output; `nil` when a number in it is not finite (JSON has no such number).
+    /// The message of one output; `nil` when a number in it is not finite (JSON has no such number), and for
+    /// acceleration without a magnetometer, which is not a contract message.
     func message(for output: PhoneOutput) -> BusMessage? {
         switch output {
+        case .acceleration:
+            nil
         case .imu(let sample):
             ContractPayloads.imu(sample, timeOffset: offset)
                 .map { BusMessage(topic: topics.device(device, .imu), text: $0, qos: .atMostOnce) }
@@ -26,6 +29,14 @@ struct PhoneExportMessages: Sendable {
                 text: ContractPayloads.steps(count.steps, source: "pedometer", time: count.timestamp + offset),
                 qos: .atLeastOnce)
         }
+    }
+
+    /// A count of steps detected from the export's accelerometer (`"source": "detector"`).
+    func detectedSteps(_ steps: Int, distance: Double, time: Double) -> BusMessage {
+        BusMessage(
+            topic: topics.device(device, .steps),
+            text: ContractPayloads.steps(steps, distance: distance, source: "detector", time: time + offset),
+            qos: .atLeastOnce)
     }
 
     func permissions(location: Bool) -> BusMessage {

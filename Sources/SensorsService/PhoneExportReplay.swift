@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PhoneFormats
 import ServiceRuntime
+import StepDetection
 
 /// Publishes a phyphox or Sensor Logger export (a folder or a zip) as a device: the retained `permissions`
 /// first, then `imu`, `location` and `steps` in time order, paced by sample time divided by `speed`.
@@ -11,6 +12,12 @@ import ServiceRuntime
 /// publishing); the samples are assembled into contract messages a chunk at a time as they are published.
 /// Times are the export's own when it has absolute ones (Sensor Logger's `time`, phyphox's `meta/time.csv`),
 /// else the moment the replay starts plus the export's relative time.
+///
+/// The contract's `imu` needs a magnetometer reading. The export's first reading also serves the acceleration
+/// samples recorded a moment before it. An export with no magnetometer at all (phyphox's "Acceleration with g",
+/// a Sensor Logger export with only the accelerometer on) publishes no `imu`, so no detector on the bus could
+/// count its steps: the replay counts them itself with the bridge's detector (``StepDetection/StepDetector``) and
+/// publishes `steps` with `"source": "detector"` and a `distance`, unless the export has its own pedometer counts.
 struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
     let device: String
     let file: URL
@@ -91,9 +98,16 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 "sensors.times": "\(recording.timesAreRelative ? "relative, anchored now" : "absolute")",
             ])
 
+        var detector: StepDetector?
+        if streams.magneticField == 0 && streams.steps == 0 && streams.acceleration + streams.userAcceleration > 0 {
+            detector = StepDetector()
+            context.logger.notice(
+                "the export has no magnetometer: no imu can be published (the contract's imu needs mag), so the compass gets nothing; steps are counted here from the accelerometer and published with source detector",
+                metadata: ["device": "\(device)"])
+        }
         try await context.bus.publish(messages.permissions(location: streams.location > 0))
         var published = (total: 1, imu: 0, location: 0, steps: 0, notFinite: 0)
-        var assembler = IMUAssembler()
+        var assembler = IMUAssembler(initialMagnetometer: Self.firstMagnetometer(in: samples))
         let start = clock.now
         let wall = ContinuousClock()
         var nextProgress = wall.now.advanced(by: progressInterval)
@@ -128,6 +142,16 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                     cancelled = true
                     break publishing
                 }
+                if case .acceleration(let sample) = output {
+                    guard var counter = detector else { continue }
+                    let found = counter.add(time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z))
+                    detector = counter
+                    guard let last = found.last else { continue }
+                    try await context.bus.publish(messages.detectedSteps(counter.steps, distance: counter.distance, time: last.time))
+                    published.total += 1
+                    published.steps += 1
+                    continue
+                }
                 guard let message = messages.message(for: output) else {
                     published.notFinite += 1
                     continue
@@ -138,6 +162,7 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 case .imu: published.imu += 1
                 case .location: published.location += 1
                 case .steps: published.steps += 1
+                case .acceleration: break
                 }
                 if wall.now >= nextProgress {
                     nextProgress = wall.now.advanced(by: progressInterval)
@@ -158,12 +183,24 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 "sensors.messages": "\(published.total)", "sensors.imu": "\(published.imu)",
                 "sensors.location": "\(published.location)", "sensors.steps": "\(published.steps)",
                 "sensors.decoded": "\(streams)", "sensors.skippedRows": "\(recording.skippedRows)",
-                "sensors.droppedWithoutMagnetometer": "\(dropped.droppedWithoutMagnetometer)",
+                "sensors.withoutMagnetometer": "\(dropped.withoutMagnetometer)",
+                "sensors.detectedSteps": "\(detector.map { "\($0.steps)" } ?? "off")",
                 "sensors.droppedWithoutGravity": "\(dropped.droppedWithoutGravity)",
                 "sensors.ignoredUserAcceleration": "\(streams.acceleration > 0 ? streams.userAcceleration : dropped.ignoredUserAcceleration)",
                 "sensors.droppedNotFinite": "\(published.notFinite)",
             ])
         return published.total
+    }
+
+    /// The export's first magnetometer reading (calibrated if it has a calibrated stream).
+    private static func firstMagnetometer(in samples: [PhoneSample]) -> Vector3? {
+        var uncalibrated: Vector3?
+        for sample in samples {
+            guard case .magneticField(let field, let calibrated) = sample.reading else { continue }
+            if calibrated { return field }
+            if uncalibrated == nil { uncalibrated = field }
+        }
+        return uncalibrated
     }
 
     private static func rounded(_ seconds: Double) -> String {

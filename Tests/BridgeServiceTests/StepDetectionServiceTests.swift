@@ -1,5 +1,6 @@
 import BridgeService
 import Bus
+import BusTesting
 import Foundation
 import InMemoryBus
 import ServiceRuntime
@@ -111,6 +112,48 @@ struct StepDetectionServiceTests {
             let messages = await collectJSON(feed) { found in found.contains { $0.topic == Self.barrierTopic } }
             #expect(messages.contains { $0.topic == Self.barrierTopic })
             #expect(!messages.contains { $0.topic == "stepcompass/still/steps" })
+        }
+    }
+
+    /// Seen on real recordings: Sensor Logger on an iPhone records no magnetometer unless it is turned on, and a
+    /// contract `imu` needs one, so such a phone's samples never reached the bus and its steps were never counted.
+    @Test("a phone that pushes acceleration but no magnetometer gets detector steps, and no imu")
+    func pushWithoutMagnetometer() async throws {
+        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        let feed = try await probe.subscribe(to: [
+            SubscriptionRequest(try TopicFilter("stepcompass/+/steps")), SubscriptionRequest(try TopicFilter("stepcompass/+/imu")),
+        ])
+        var configuration = WalkerConfiguration()
+        configuration.carry = .texting
+        configuration.imuRate = 100
+        configuration.seed = 5
+        var walker = try WalkerSimulator(configuration: configuration, fieldSource: ConstantGeomagneticField.munich)
+        var samples: [String] = []
+        for event in walker.advance(to: 40) {
+            guard case .imu(let t, let accel, _, _) = event else { continue }
+            samples.append(
+                SensorLoggerBodies.sample("totalacceleration", Int64((t * 1_000).rounded()), SensorLoggerBodies.xyz(accel[0], accel[1], accel[2])))
+        }
+        let truth = walker.steps
+        let pushes = stride(from: 0, to: samples.count, by: 200).enumerated().map { index, start in
+            SensorLoggerBodies.body(messageId: index + 1, Array(samples[start..<min(start + 200, samples.count)]))
+        }
+        try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { bridge async throws in
+            for batch in pushes {
+                let answer = try await bridge.push(batch, query: "device=no-compass&platform=android")
+                #expect(answer.status == 200)
+                #expect(answer.text.contains(#""imu":0,"#), "\(answer.text)")
+            }
+            let messages = await collectJSON(feed, timeout: .seconds(20)) { found in
+                (found.last { $0.topic.hasSuffix("/steps") }?.json["steps"] as? Int ?? 0) >= truth - max(2, truth / 20)
+            }
+            #expect(!messages.contains { $0.topic.hasSuffix("/imu") })
+            let last = try #require(messages.last { $0.topic == "stepcompass/no-compass/steps" }?.json)
+            let counted = try #require(last["steps"] as? Int)
+            #expect(last["source"] as? String == "detector")
+            #expect(abs(counted - truth) <= max(2, truth * 5 / 100), "counted \(counted) of \(truth)")
+            #expect((last["distance"] as? Double ?? 0) > 0)
         }
     }
 }

@@ -62,13 +62,33 @@ struct IMUAssemblerTests {
         #expect(samples[1].gyro?.z == 0.2)
     }
 
-    @Test("samples before the first magnetometer are dropped and counted")
-    func needsMagnetometer() {
+    @Test("samples before the first magnetometer come out as acceleration only, in time order with the IMU samples")
+    func withoutMagnetometer() {
         var assembler = IMUAssembler()
-        let outputs = assembler.add([total(0.0, 9.8), total(0.01, 9.8), mag(0.02), total(0.03, 9.81)]) + assembler.flush()
+        let outputs = assembler.add([total(0.0, 9.8), total(0.01, 9.7), mag(0.02), total(0.03, 9.81)]) + assembler.flush()
         #expect(imus(outputs).map(\.timestamp) == [0.03])
         #expect(imus(outputs)[0].gyro == nil)
-        #expect(assembler.statistics.droppedWithoutMagnetometer == 2)
+        #expect(outputs.map(\.timestamp) == [0.0, 0.01, 0.03])
+        #expect(outputs.prefix(2).compactMap { if case .acceleration(let sample) = $0 { sample.accel.z } else { nil } } == [9.8, 9.7])
+        #expect(assembler.statistics.withoutMagnetometer == 2)
+    }
+
+    @Test("user acceleration without any magnetometer is still combined with gravity, as acceleration only")
+    func userAccelerationWithoutMagnetometer() {
+        var assembler = IMUAssembler()
+        let outputs = assembler.add([gravity(0.0, 9.8), user(0.0), user(0.01), gravity(0.04, 9.6)]) + assembler.flush()
+        let accelerations = outputs.compactMap { if case .acceleration(let sample) = $0 { sample } else { nil } }
+        #expect(accelerations.map(\.timestamp) == [0.0, 0.01])
+        #expect(accelerations.map(\.accel.z) == [9.9, 9.9])  // 0.1 + gravity 9.8 (nearer than 9.6 at 0.04)
+        #expect(imus(outputs).isEmpty)
+    }
+
+    @Test("a recording's first magnetometer reading serves the samples just before it")
+    func initialMagnetometer() {
+        var assembler = IMUAssembler(initialMagnetometer: Vector3(x: 0, y: 20, z: -30))
+        let outputs = assembler.add([total(0.0, 9.8), mag(0.02, -41), total(0.03, 9.81)]) + assembler.flush()
+        #expect(imus(outputs).map(\.mag.z) == [-30, -41])
+        #expect(assembler.statistics.withoutMagnetometer == 0)
     }
 
     @Test("a total-acceleration stream wins over user acceleration")

@@ -4,6 +4,7 @@ import Foundation
 import InMemoryBus
 import SensorsService
 import ServiceRuntime
+import StepDetection
 import Testing
 import ZIPFoundation
 
@@ -213,6 +214,40 @@ struct PhoneExportReplayTests {
         #expect(fix.body["verticalAccuracy"] as? Double == 3)
         #expect(fix.body["speed"] as? Double == 1.2)
         #expect(fix.body["course"] as? Double == 90)
+    }
+
+    /// phyphox's "Acceleration with g" exports only `Accelerometer.csv`: no `imu` can be published without a
+    /// magnetometer, so the replay counts the steps itself (before, it published nothing but the permissions).
+    @Test("an export with only the accelerometer publishes detector steps and a distance, and no imu")
+    func accelerometerOnly() async throws {
+        var rows = [#""Time (s)","Acceleration x (m/s^2)","Acceleration y (m/s^2)","Acceleration z (m/s^2)""#]
+        var reference = StepDetector()
+        var referenceSteps: [DetectedStep] = []
+        for index in 0..<600 {  // 12 s at 50 Hz; walking at 1.8 steps/s from 2 s to 10 s
+            let t = Double(index) / 50
+            let bounce = t >= 2 && t < 10 ? 2.5 * sin(2 * Double.pi * 1.8 * (t - 2)) + 0.6 * sin(4 * Double.pi * 1.8 * (t - 2)) : 0
+            let fields = [String(format: "%.6f", t), "0.120000", String(format: "%.6f", 0.4 * bounce), String(format: "%.6f", 9.81 + bounce)]
+            rows.append(fields.joined(separator: ","))
+            let values = fields.map { Double($0)! }
+            referenceSteps += reference.add(time: values[0], acceleration: SIMD3(values[1], values[2], values[3]))
+        }
+        #expect(reference.steps >= 13 && reference.steps <= 15)
+        let folder = try ExportFolder(["Accelerometer.csv": rows.joined(separator: "\n") + "\n"])
+        defer { folder.remove() }
+        let replayed = try decoded(try await replayExport(folder.url, speed: 1000).messages)
+        #expect(!replayed.contains { $0.suffix == "imu" })
+        #expect(replayed.first?.suffix == "permissions")
+        let steps = replayed.filter { $0.suffix == "steps" }
+        let last = try #require(steps.last)
+        #expect(steps.allSatisfy { $0.body["source"] as? String == "detector" && $0.qos == .atLeastOnce && !$0.retain })
+        #expect(last.body["steps"] as? Int == reference.steps)
+        #expect(abs((last.body["distance"] as? Double ?? 0) - reference.distance) < 1e-6)
+        let counts = steps.compactMap { $0.body["steps"] as? Int }
+        #expect(counts == counts.sorted() && Set(counts).count == counts.count)
+        let lastStep = try #require(referenceSteps.last)
+        let first = try #require(steps.first?.timestamp)
+        let final = try #require(last.timestamp)
+        #expect(abs(final.timeIntervalSince(first) - (lastStep.time - referenceSteps[4].time)) < 0.002)
     }
 
     @Test("a phyphox export without meta/time.csv is stamped from the moment the replay starts")
