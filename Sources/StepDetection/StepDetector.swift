@@ -12,8 +12,7 @@
 ///    amplitude is a step candidate.
 /// 3. Candidates must come at a walking rhythm (``StepDetectorConfiguration/minimumStepInterval``...
 ///    ``StepDetectorConfiguration/maximumStepInterval``, each interval within
-///    ``StepDetectorConfiguration/regularityTolerance`` of the same foot's previous one; of two candidates closer
-///    than a step, the second is ignored when the first has twice its swing). After
+///    ``StepDetectorConfiguration/regularityTolerance`` of the same foot's previous one). After
 ///    ``StepDetectorConfiguration/confirmationSteps`` of them walking is confirmed and they are all released; then
 ///    each further candidate counts at once, until
 ///    no step comes for ``StepDetectorConfiguration/maximumStepInterval``. Isolated bumps, picking the phone up,
@@ -173,14 +172,6 @@ public struct StepDetector: Sendable {
             isWalking = false
             pending.removeAll()
         }
-        // Two candidates closer than a step can be one step and a bump just after it (a heel strike's second peak,
-        // a wobble of the phone): a candidate whose swing is at most half the last pending one's is that bump, and
-        // is ignored. Similar swings that close together (shaking, fidgeting) still break the run, as below. (A much
-        // larger candidate does not replace a smaller one before it: on real walks that admitted the handling
-        // before a walk as steps.)
-        if let last = pending.last, time - last.time < configuration.minimumStepInterval, swing <= last.length / Self.dominantSwingRatio {
-            return
-        }
         // Keep the longest regular run of pending candidates that the new one continues: an irregular older
         // candidate (a bump before the walk) is dropped without taking the real steps after it along.
         while !pending.isEmpty && !continuesPending(at: time) {
@@ -203,9 +194,6 @@ public struct StepDetector: Sendable {
     /// How much one candidate may raise the threshold's running amplitude, as a multiple of it (the update then
     /// moves 30 % of the way towards at most this multiple).
     private static let amplitudeGrowthLimit = 3.0
-    /// Before confirmation, a candidate closer than ``StepDetectorConfiguration/minimumStepInterval`` to the last
-    /// pending one whose swing is at least this multiple of its own is a bump after that step, not a step.
-    private static let dominantSwingRatio = 2.0
     /// Before confirmation, the oldest pending candidates whose swing exceeds this multiple of the median swing of
     /// the pending candidates are handling the phone, not steps.
     private static let handlingSwingRatio = 3.0
