@@ -26,8 +26,9 @@ struct BridgeCommand: AsyncParsableCommand {
 
     @OptionGroup var runtime: RuntimeOptions
 
+    // `.unconditional`: `--http-port -1` takes the -1 as its value, not as an option.
     @Option(
-        name: .customLong("http-port"),
+        name: .customLong("http-port"), parsing: .unconditional,
         help: "Port of the HTTP push (env HTTP_PORT, default \(defaults.httpPort); 0 picks a free port, -1 turns it off).")
     var httpPort: Int?
 
