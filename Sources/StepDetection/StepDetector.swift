@@ -12,7 +12,9 @@
 ///    amplitude is a step candidate.
 /// 3. Candidates must come at a walking rhythm (``StepDetectorConfiguration/minimumStepInterval``...
 ///    ``StepDetectorConfiguration/maximumStepInterval``, each interval within
-///    ``StepDetectorConfiguration/regularityTolerance`` of the same foot's previous one). After
+///    ``StepDetectorConfiguration/regularityTolerance`` of the same foot's previous one; a much smaller second peak
+///    right after a candidate is ignored). The swings of the candidates that confirm a walk must be of one size
+///    (the first may be weaker), which rejects handling the phone at a step-like rhythm. After
 ///    ``StepDetectorConfiguration/confirmationSteps`` of them walking is confirmed and they are all released; then
 ///    each further candidate counts at once, until
 ///    no step comes for ``StepDetectorConfiguration/maximumStepInterval``. Isolated bumps, picking the phone up,
@@ -172,6 +174,14 @@ public struct StepDetector: Sendable {
             isWalking = false
             pending.removeAll()
         }
+        // A candidate right after the last pending one (within half the shortest step) with at most half its swing
+        // is a second peak of the same step (a heel strike's double peak, a wobble of the phone), not a step: it
+        // is ignored instead of breaking the run. Further apart, or of similar swing (shaking), it breaks it, as below.
+        if let last = pending.last, time - last.time < 0.5 * configuration.minimumStepInterval,
+            swing * Self.doublePeakSwingRatio <= last.length
+        {
+            return
+        }
         // Keep the longest regular run of pending candidates that the new one continues: an irregular older
         // candidate (a bump before the walk) is dropped without taking the real steps after it along.
         while !pending.isEmpty && !continuesPending(at: time) {
@@ -181,6 +191,7 @@ public struct StepDetector: Sendable {
         pending.append(DetectedStep(time: time, length: swing))
         if pending.count >= configuration.confirmationSteps {
             dropLeadingHandlingImpulses()
+            dropUnevenLeadingCandidates()
             guard pending.count >= configuration.confirmationSteps else { return }
             isWalking = true
             for candidate in pending {
@@ -194,6 +205,12 @@ public struct StepDetector: Sendable {
     /// How much one candidate may raise the threshold's running amplitude, as a multiple of it (the update then
     /// moves 30 % of the way towards at most this multiple).
     private static let amplitudeGrowthLimit = 3.0
+    /// Before confirmation, a candidate within half the shortest step interval of the last pending one, with at most
+    /// 1 / this of its swing, is a second peak of that step.
+    private static let doublePeakSwingRatio = 2.0
+    /// The swings of the candidates that confirm a walk are within this factor of each other (the first may be
+    /// weaker than all the others).
+    private static let swingSpreadLimit = 3.0
     /// Before confirmation, the oldest pending candidates whose swing exceeds this multiple of the median swing of
     /// the pending candidates are handling the phone, not steps.
     private static let handlingSwingRatio = 3.0
@@ -226,6 +243,28 @@ public struct StepDetector: Sendable {
     /// growing swings of a walker speeding up are never dropped. At most ``DetectedSteps/capacity``² steps.
     private mutating func dropLeadingHandlingImpulses() {
         while pending.count > 1, pending[0].length > Self.handlingSwingRatio * medianPendingSwing() {
+            pending.dropAllButLast(pending.count - 1)
+        }
+    }
+
+    /// A walk's steps have swings of one size: a walker's first step may be weaker than the rest, but handling the
+    /// phone before walking (strapping on an armband, settling it in a pocket) gives swings that rise and fall at
+    /// a step-like rhythm. Drops the oldest pending candidates until the swings differ at most by
+    /// ``swingSpreadLimit``, leaving out a first candidate weaker than all the others (the first step).
+    /// Seen on real recordings: an armband strapped on for 10 s before a walk was counted as 10 steps.
+    private mutating func dropUnevenLeadingCandidates() {
+        while pending.count > 1 {
+            var smallest = Double.infinity
+            var largest = 0.0
+            for index in 1..<pending.count {
+                smallest = min(smallest, pending[index].length)
+                largest = max(largest, pending[index].length)
+            }
+            if pending[0].length >= smallest {
+                smallest = min(smallest, pending[0].length)
+                largest = max(largest, pending[0].length)
+            }
+            if largest <= Self.swingSpreadLimit * smallest { return }
             pending.dropAllButLast(pending.count - 1)
         }
     }
