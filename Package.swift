@@ -236,7 +236,7 @@ let package = Package(
             name: "StepCompassBusLab",
             dependencies: [
                 "Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", "MarkerKit",
-                "WalkerSimulation", "StepCompassTesting", argumentParser, log,
+                "WalkerSimulation", "StepCompassTesting", "PhoneFormats", "SensorsService", argumentParser, log,
             ],
             path: "Sources/StepCompassBusLab"
         ),
@@ -353,7 +353,7 @@ let package = Package(
         .testTarget(
             name: "StackTests",
             dependencies: [
-                "Bus", "MosquittoBus", "BusTesting", "StepCompassContract", log,
+                "Bus", "MosquittoBus", "BusTesting", "StepCompassContract", "StepDetection", "WalkerSimulation", log,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

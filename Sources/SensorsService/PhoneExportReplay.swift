@@ -107,7 +107,7 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
         }
         try await context.bus.publish(messages.permissions(location: streams.location > 0))
         var published = (total: 1, imu: 0, location: 0, steps: 0, notFinite: 0)
-        var assembler = IMUAssembler(initialMagnetometer: Self.firstMagnetometer(in: samples))
+        var assembler = IMUAssembler(initialMagnetometer: recording.firstMagnetometer)
         let start = clock.now
         let wall = ContinuousClock()
         var nextProgress = wall.now.advanced(by: progressInterval)
@@ -118,12 +118,7 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
             let outputs: [PhoneOutput]
             if index < samples.count {
                 let end = min(index + Self.chunk, samples.count)
-                // With a total-acceleration stream, user acceleration is not used (see `IMUAssembler`): leave it out
-                // here, so that none is combined with gravity before the first total-acceleration sample arrives.
-                outputs = assembler.add(
-                    streams.acceleration > 0
-                        ? samples[index..<end].filter { if case .userAcceleration = $0.reading { false } else { true } }
-                        : Array(samples[index..<end]))
+                outputs = assembler.add(recording.assemblyInput(index..<end, hasTotalAcceleration: streams.acceleration > 0))
                 index = end
             } else {
                 outputs = assembler.flush()
@@ -190,17 +185,6 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 "sensors.droppedNotFinite": "\(published.notFinite)",
             ])
         return published.total
-    }
-
-    /// The export's first magnetometer reading (calibrated if it has a calibrated stream).
-    private static func firstMagnetometer(in samples: [PhoneSample]) -> Vector3? {
-        var uncalibrated: Vector3?
-        for sample in samples {
-            guard case .magneticField(let field, let calibrated) = sample.reading else { continue }
-            if calibrated { return field }
-            if uncalibrated == nil { uncalibrated = field }
-        }
-        return uncalibrated
     }
 
     private static func rounded(_ seconds: Double) -> String {
