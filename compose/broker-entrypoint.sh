@@ -13,6 +13,10 @@
 # The phone bridge's HTTP push token (the password phones put in their push URL) comes the same way from
 # STEPCOMPASS_BRIDGE_TOKEN, the stored one, or a new one, into /secrets/bridge/token:
 #   docker-compose exec broker cat /secrets/bridge/token
+# The dashboard's access token (it listens on every interface of its container, so it requires one) comes the
+# same way from STEPCOMPASS_DASHBOARD_TOKEN, the stored one, or a new one, into /secrets/dashboard/auth-token, which
+# the dashboard reads with AUTH_TOKEN_FILE; the page asks for it once:
+#   docker-compose exec broker cat /secrets/dashboard/auth-token
 # The database password of the optional `postgres` service (profile postgres) comes the same way from
 # STEPCOMPASS_POSTGRES_PASSWORD, the stored one, or a new one, into /secrets/postgres/password (the
 # postgres container reads it as root through POSTGRES_PASSWORD_FILE) and, for the services that keep data
@@ -74,9 +78,14 @@ for user in $service_users; do
     printf '%s' "$password" > "$file.new" && mv "$file.new" "$file"
     chown "$app_uid:$app_uid" "$file"
     chmod 0400 "$file"
-    if [ "$user" = bridge ]; then
-        # The bridge's HTTP push token, next to its MQTT password (its container reads both, read-only).
-        token_file="$secrets_dir/$user/token"
+    # The bridge's HTTP push token and the dashboard's access token, next to the MQTT password (the service's
+    # container reads both, read-only).
+    case "$user" in
+        bridge) token_file="$secrets_dir/$user/token" ;;
+        dashboard) token_file="$secrets_dir/$user/auth-token" ;;
+        *) token_file="" ;;
+    esac
+    if [ -n "$token_file" ]; then
         token="$(password_for "$user" "$token_file" TOKEN)"
         printf '%s' "$token" > "$token_file.new" && mv "$token_file.new" "$token_file"
         chown "$app_uid:$app_uid" "$token_file"
@@ -114,5 +123,5 @@ chmod 0640 "$auth_dir/passwd" "$auth_dir/acl"
 mkdir -p "$data_dir"
 chown -R mosquitto:mosquitto "$data_dir" 2>/dev/null || true
 
-echo "broker-entrypoint: $(echo "$service_users $client_users" | wc -w) users, the bridge's push token and the database password ready (in the secrets volumes)"
+echo "broker-entrypoint: $(echo "$service_users $client_users" | wc -w) users, the bridge's push token, the dashboard's access token and the database password ready (in the secrets volumes)"
 exec "$@"

@@ -10,7 +10,9 @@
 # walk on the real map: Leaflet from Debian's libjs-leaflet (and libjs-leaflet.markercluster), served by the
 # dashboard, tiles from a tile server the Python check runs (--tile-url at it: no network). Three more dashboards on
 # the same bus check the fallback: tiles unreachable (--tile-url at a closed port), no Leaflet (--leaflet-dir an
-# empty folder), Leaflet without markercluster. Keeps a screenshot in .build/artifacts/dashboard.png.
+# empty folder), Leaflet without markercluster. One more, started with an access token (--auth-token-file, a token
+# generated here), checks the page's token form: asked once, a wrong token refused, the right one kept across a
+# reload. Keeps a screenshot in .build/artifacts/dashboard.png.
 #
 # Usage: scripts/check-dashboard-browser.sh [BIN_DIR]   (default: .build/debug; build first)
 # Installs when missing: Debian's chromium, chromium-driver, libjs-leaflet and libjs-leaflet.markercluster (apt-get,
@@ -83,10 +85,10 @@ if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then
 fi
 
 # The broker, the dashboards, the check's tile server and a port nothing listens on (the unreachable tiles).
-mapfile -t ports < <(python3 scripts/free_port.py 7)
-[ "${#ports[@]}" -eq 7 ] || { echo "check-dashboard-browser: no free ports" >&2; exit 1; }
+mapfile -t ports < <(python3 scripts/free_port.py 8)
+[ "${#ports[@]}" -eq 8 ] || { echo "check-dashboard-browser: no free ports" >&2; exit 1; }
 mqtt_port="${ports[0]}" http_port="${ports[1]}" fallback_port="${ports[2]}" plain_port="${ports[3]}" grid_port="${ports[4]}"
-tile_port="${ports[5]}" closed_port="${ports[6]}"
+tile_port="${ports[5]}" closed_port="${ports[6]}" token_port="${ports[7]}"
 
 work="$(mktemp -d)"
 pids=()
@@ -158,9 +160,17 @@ for variant in fallback plain grid; do
     pids+=($!)
 done
 
+# The dashboard with an access token, from a file (as in the containers), with spaces and a line end around it.
+token="$(od -An -tx1 -N24 /dev/urandom | tr -d ' \n')"
+printf '  %s\n' "$token" > "$work/dashboard-token"
+"$bin/stepcompass-dashboard" --mqtt-port "$mqtt_port" --mqtt-client-id "browser-check-dashboard-token" \
+    --journal-cache-dir "$work/journal-photos" --http-port "$token_port" --auth-token-file "$work/dashboard-token" \
+    --tile-url "http://127.0.0.1:$tile_port/{z}/{x}/{y}.png" > "$work/dashboard-token.log" 2>&1 &
+pids+=($!)
+
 url="http://127.0.0.1:$http_port/"
 # Python rather than curl: one tool fewer to install.
-for port in "$http_port" "$fallback_port" "$plain_port" "$grid_port"; do
+for port in "$http_port" "$fallback_port" "$plain_port" "$grid_port" "$token_port"; do
     python3 - "http://127.0.0.1:$port/healthz" <<'PY' || die "the dashboard did not answer http://127.0.0.1:$port/healthz within 15 s"
 import sys, time, urllib.request
 deadline = time.monotonic() + 15
@@ -183,7 +193,8 @@ started=$SECONDS
     --screenshot "$screenshot" --chromium "$chromium_bin" --chromedriver "$chromedriver_bin" \
     --journal-cache-dir "$work/journal-photos" --tile-port "$tile_port" \
     --fallback-url "http://127.0.0.1:$fallback_port/" --unreachable-tiles "127.0.0.1:$closed_port" \
-    --plain-url "http://127.0.0.1:$plain_port/" --grid-url "http://127.0.0.1:$grid_port/" "${require_leaflet[@]}"
+    --plain-url "http://127.0.0.1:$plain_port/" --grid-url "http://127.0.0.1:$grid_port/" \
+    --token-url "http://127.0.0.1:$token_port/" --token "$token" "${require_leaflet[@]}"
 status=$?
 for pid in "${pids[@]}"; do
     # An exited child stays a zombie until waited for, so kill -0 would still succeed: read its state.

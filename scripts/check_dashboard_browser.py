@@ -38,6 +38,10 @@ Then, each in a browser of its own, the other dashboards the shell script runs o
 unreachable (--fallback-url: the page gives the map up within seconds, says why in both panels, and the plain
 drawing works: a click on a pin lists the nearest, the path grows), without Leaflet (--plain-url: says so, asks for
 no Leaflet file), and with Leaflet but without Leaflet.markercluster (--grid-url: the page's own grouping).
+And a dashboard started with an access token (--token-url, its token --token, given to it with --auth-token-file):
+the page shows its token form and no data, a wrong token is refused with a message and asked again, the right one
+shows live data (the stream, the map's settings) and is kept (localStorage, the cookie the browser then sends), and a
+reload keeps working without asking again; no console error after the token is in (the 401s before it are expected).
 Without Leaflet on the machine the map's checks are skipped, or fail with --require-leaflet (CI).
 Keeps a screenshot (--screenshot) of the first page whatever the outcome.
 """
@@ -1052,6 +1056,86 @@ def check_colour_schemes(page, args):
     return f"light {backgrounds['light']}, dark {backgrounds['dark']}"
 
 
+# ---- A dashboard with an access token (--token-url) ------------------------------------------------------
+
+AUTH_STATE = """
+    const shown = (id) => { const e = document.getElementById(id); return !!e && !e.hidden && e.getClientRects().length > 0; };
+    let kept = null;
+    try { kept = localStorage.getItem('stepcompass.authToken'); } catch (error) { kept = 'unreadable'; }
+    return {
+      form: shown('auth'), message: document.getElementById('auth-message').textContent.trim(),
+      connection: document.getElementById('connection').textContent.trim(), kept,
+      cookie: document.cookie.split('; ').filter((c) => c.startsWith('stepcompass-token')).join('; '),
+      focused: document.activeElement && document.activeElement.id, picker: document.getElementById('device-picker').disabled,
+      map: typeof dashboardMap === 'object' && !!dashboardMap.settings,
+    };"""
+
+
+def check_token_form(page, args):
+    """Without the token the page shows its form (focused, asking once) and no data; the page's files load."""
+    page.driver.get(args.url)
+    page.wait("the document has the page's title", lambda: page.driver.title == "StepCompass", 10)
+    state = page.wait("the token form shows", lambda: (s := page.js(AUTH_STATE))["form"] and s, 10)
+    if state["connection"] != "Access token needed" or state["focused"] != "auth-token":
+        raise CheckFailed(f"connection {state['connection']!r}, focus on {state['focused']!r}: expected 'Access token needed', the token field")
+    if "needs its access token" not in state["message"]:
+        raise CheckFailed(f"the form says {state['message']!r}")
+    if not state["picker"] or state["kept"] or state["cookie"]:
+        raise CheckFailed(f"data or a token before the token was given: {state}")
+    forms = page.js("return document.querySelectorAll('#auth-form').length;")
+    return f"form shown and focused ({state['message']!r}), connection {state['connection']!r}, {forms} form"
+
+
+def check_token_wrong(page, args):
+    """A wrong token is refused with a message; the form stays and nothing is kept."""
+    field = page.element("auth-token")
+    field.send_keys("not-the-right-token-0123456789" + Keys.ENTER)
+    state = page.wait("the page says the token was not accepted",
+                      lambda: (s := page.js(AUTH_STATE))["message"].startswith("That token was not accepted") and s, 10)
+    if not state["form"] or state["kept"] or state["cookie"]:
+        raise CheckFailed(f"after a wrong token: {state}")
+    # The 401s so far (the page's first requests, the wrong token) are expected; later ones are not.
+    page.browser_log()
+    page.log.clear()
+    return f"refused: {state['message']!r}"
+
+
+def check_token_accepted(page, args):
+    """The right token: the page loads again with it, live data appears, and the token is kept."""
+    field = page.element("auth-token")
+    field.clear()
+    field.send_keys(args.token + Keys.ENTER)
+    page.wait("the live connection opens", lambda: page.text("connection") == "Live", 15)
+    steps = page.wait("steps appear", lambda: STEPS.match(page.text("steps") or "") and page.text("steps"), 30)
+    state = page.js(AUTH_STATE)
+    if state["form"] or state["kept"] != args.token or not state["cookie"].startswith("stepcompass-token-"):
+        raise CheckFailed(f"after the right token: form {state['form']}, kept {state['kept'] == args.token}, cookie {bool(state['cookie'])}")
+    page.wait("the map's settings are read with the token", lambda: page.js(AUTH_STATE)["map"], 10)
+    return f"live ({steps!r}), token kept in localStorage and the cookie {state['cookie'].split('=')[0]}"
+
+
+def check_token_reload(page, args):
+    """A reload keeps working without asking again."""
+    page.driver.refresh()
+    page.wait("the live connection opens after a reload", lambda: page.text("connection") == "Live", 15)
+    first = page.wait("steps appear after a reload", lambda: STEPS.match(page.text("steps") or "") and page.text("steps"), 30)
+    page.wait("the steps change", lambda: page.text("steps") != first and STEPS.match(page.text("steps") or ""), args.change_timeout)
+    state = page.js(AUTH_STATE)
+    if state["form"] or page.js("return dashboardAuth.asking;"):
+        raise CheckFailed(f"the page asked for the token again after a reload: {state}")
+    if not state["map"]:
+        raise CheckFailed("the map's settings were not read after the reload")
+    return f"no form, live, steps {first!r} -> {page.text('steps')!r}"
+
+
+def check_token_console(page, args):
+    """No console error once the token is in (the 401s before it, shown as failed requests, are expected)."""
+    severe = [entry for entry in page.browser_log() if entry.get("level") == "SEVERE"]
+    if severe:
+        raise CheckFailed("browser console errors after the token: " + " | ".join(entry["message"] for entry in severe))
+    return f"{len(page.log)} console entries since the token, none SEVERE"
+
+
 def check_console(page, args):
     severe = [entry for entry in page.browser_log() if entry.get("level") == "SEVERE"]
     if severe:
@@ -1074,9 +1158,13 @@ RUNS = [
      [check_loads, check_map_fallback_leaflet, check_markers_ready, check_nearest_plot, check_path, check_console]),
     ("grid_url", "Leaflet without Leaflet.markercluster (the page groups the markers itself)",
      [check_loads, check_map_ready, check_map_clusters, check_console]),
+    ("token_url", "an access token (--auth-token-file): the page asks for it once and keeps it",
+     [check_token_form, check_token_wrong, check_token_accepted, check_token_reload, check_token_console]),
 ]
+# The runs that need no Leaflet.
+RUNS_WITHOUT_LEAFLET = {"plain_url", "token_url"}
 # Without the page loaded, or without values, nothing after makes sense.
-FATAL = {check_loads, check_formats}
+FATAL = {check_loads, check_formats, check_token_form}
 
 
 def run_checks(args, checks, screenshot=None):
@@ -1126,6 +1214,8 @@ def main():
     parser.add_argument("--unreachable-tiles", default="", help="that dashboard's tile host:port")
     parser.add_argument("--plain-url", help="a dashboard whose --leaflet-dir is empty")
     parser.add_argument("--grid-url", help="a dashboard whose --leaflet-dir has Leaflet without Leaflet.markercluster")
+    parser.add_argument("--token-url", help="a dashboard started with an access token (--auth-token-file)")
+    parser.add_argument("--token", default="", help="that dashboard's access token")
     parser.add_argument("--require-leaflet", action="store_true",
                         help="fail (rather than skip the map's checks) when the dashboard has no Leaflet (CI)")
     args = parser.parse_args()
@@ -1154,7 +1244,7 @@ def main():
             url = getattr(args, option)
             if not url:
                 continue
-            if not args.leaflet_installed and option != "plain_url":
+            if not args.leaflet_installed and option not in RUNS_WITHOUT_LEAFLET:
                 print(f"  -- {title}: skipped, Leaflet is not installed", flush=True)
                 continue
             print(f"  -- {title}: {url}", flush=True)

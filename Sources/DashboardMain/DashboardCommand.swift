@@ -16,8 +16,11 @@ struct DashboardCommand: AsyncParsableCommand {
             photos (the images served from --journal-cache-dir) and the past walks with GPX downloads. The \
             markers and the walk are on an OpenStreetMap map (Leaflet from --leaflet-dir, tiles from --tile-url) \
             when both can be loaded, else drawn without one. It \
-            listens on 127.0.0.1 unless --http-host says otherwise (0.0.0.0 in a container): the page has \
-            no login. Every option can also be set with the environment variable of the same \
+            listens on 127.0.0.1 unless --http-host says otherwise (0.0.0.0 in a container). With \
+            --auth-token or --auth-token-file every API call, the event stream and the photos need that \
+            token (Authorization: Bearer TOKEN; the page asks for it once and keeps it); the page's own \
+            files and /healthz stay open. Listening on anything but loopback requires a token. Every \
+            option can also be set with the environment variable of the same \
             name (--http-port is HTTP_PORT, --mqtt-host is MQTT_HOST) or in a JSON file (--config, default \
             Config/dashboard.json). Stop with SIGTERM or Ctrl-C.
 
@@ -67,6 +70,16 @@ struct DashboardCommand: AsyncParsableCommand {
         help: "Leaflet's files, served at /vendor/leaflet/ (env LEAFLET_DIR, default /usr/share/javascript/leaflet: Debian's libjs-leaflet).")
     var leafletDirectory: String?
 
+    @Option(
+        name: .customLong("auth-token"),
+        help: "Access token of the API and the event stream, 16 characters or more (env AUTH_TOKEN; prefer the environment or a file).")
+    var authToken: String?
+
+    @Option(
+        name: .customLong("auth-token-file"),
+        help: "A file holding the access token, its content trimmed (env AUTH_TOKEN_FILE); instead of --auth-token.")
+    var authTokenFile: String?
+
     func run() async throws {
         var values = CommandLineValues()
         values.set("http.port", httpPort)
@@ -80,6 +93,8 @@ struct DashboardCommand: AsyncParsableCommand {
         values.set("leaflet.dir", leafletDirectory)
         if homeAssistant { values.set("home.assistant", ConfigContent.bool(true)) }
         values.set("home.assistant.prefix", homeAssistantPrefix)
+        values.set("auth.token", authToken, secret: true)
+        values.set("auth.token.file", authTokenFile)
         let runner = try await ServiceRunner.prepare(service: "dashboard", options: runtime, commandLine: values.values)
         try await runner.run { config, logger, bus in
             do {

@@ -18,6 +18,8 @@ struct DashboardRoutes: Sendable {
     let bus: any MessageBus
     let topics: Topics
     let configuration: DashboardConfiguration
+    /// The access token every request but the page's needs (``DashboardConfiguration/accessToken()``); nil: none.
+    let accessToken: String?
     let logger: Logger
 
     /// The largest command body read.
@@ -28,10 +30,16 @@ struct DashboardRoutes: Sendable {
         // Requests by route and status, and their duration (swift-metrics; served with --metrics-port): first, so
         // it sees every route, unknown ones included.
         router.add(middleware: MetricsMiddleware())
+        // The access token, when there is one: before the routes (and the cross-site guard), so nothing but the page's
+        // own files is answered without it.
+        router.add(middleware: AuthTokenGuard(policy: AuthTokenPolicy(token: accessToken, pageFiles: files.names)))
         // Commands only from the dashboard's own page or from scripts, as JSON: before the routes, so it guards them all.
         router.add(middleware: CrossSiteGuard())
         router.get("/") { _, _ in serve("index.html") }
         router.get("/healthz") { _, _ in JSONResponse.make(["status": "ok"]) }
+        // Behind the token's guard: 200 says the request's token (or none, when none is required) lets the page in.
+        let tokenRequired = accessToken != nil
+        router.get("/api/auth") { _, _ in JSONResponse.make(["tokenRequired": tokenRequired]) }
         router.get("/api/state") { request, _ in
             let device = request.uri.queryParameters.get("device").flatMap { $0.isEmpty ? nil : $0 }
             return JSONResponse.make(await hub.snapshot(device: device))

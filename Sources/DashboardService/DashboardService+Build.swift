@@ -42,7 +42,7 @@ public func buildDashboard(
     let service = DashboardService(configuration: configuration, context: context, listening: listening, onListening: onListening)
     let routes = DashboardRoutes(
         hub: service.hub, files: files, bus: context.bus, topics: context.topics, configuration: configuration,
-        logger: context.logger)
+        accessToken: try configuration.accessToken(), logger: context.logger)
     let server = DashboardServer(routes: routes, configuration: configuration, logger: context.logger, listening: listened)
     // Stopped in reverse order: the bus side closes the event streams, then the server stops, then the bus.
     return runtime.group([server, service] + extra)

@@ -69,7 +69,9 @@ public struct DashboardService: Service {
                     context.logger.info(
                         "dashboard listening",
                         metadata: [
-                            "url": "http://\(Self.displayHost(configuration.httpHost)):\(port)/"
+                            "url": "http://\(Self.displayHost(configuration.httpHost)):\(port)/",
+                            "dashboard.auth": .string(
+                                configuration.authToken != nil || configuration.authTokenFile != nil ? "token required" : "none (loopback only)"),
                         ])
                     do {
                         try await context.ready()

@@ -40,6 +40,9 @@ struct StaticFiles: Sendable {
     /// The file of that name (no folders: the page is flat).
     func file(named name: String) -> File? { files[name] }
 
+    /// Every file's name (`index.html`, `app.js`, ...).
+    var names: Set<String> { Set(files.keys) }
+
     private static func contentType(of name: String) -> String {
         switch name.split(separator: ".").last.map(String.init) ?? "" {
         case "html": "text/html; charset=utf-8"

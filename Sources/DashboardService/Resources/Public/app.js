@@ -3,6 +3,7 @@
 // The server's view model (DashboardKit) formats every word and number a person reads; this file only
 // copies those texts into the DOM, computes drawing coordinates for the SVGs, and sends the commands.
 // Live data arrives as Server-Sent Events from /events (the dashboard's HTTP API, Sources/DashboardService).
+// A 401 (the dashboard's access token is missing or wrong) goes to auth.js, which asks for the token.
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -66,11 +67,15 @@ function connect() {
   page.source = source;
   source.addEventListener('open', () => setText('connection', 'Live'));
   source.addEventListener('error', () => {
-    setText('connection', 'Reconnecting…');
+    // While the page waits for the access token (auth.js), the connection says so.
+    if (!dashboardAuth.asking) setText('connection', 'Reconnecting…');
     // EventSource retries by itself after a dropped stream, but gives up for good after an HTTP error
-    // (e.g. the server restarting behind a proxy): then we start a new one.
+    // (e.g. the server restarting behind a proxy): then we start a new one, unless the error was the access token
+    // (401: auth.js asks for it and loads the page again with it).
     if (source.readyState === EventSource.CLOSED && page.source === source) {
-      page.reconnectTimer = setTimeout(connect, RECONNECT_MS);
+      dashboardAuth.check().then((asking) => {
+        if (!asking && page.source === source) page.reconnectTimer = setTimeout(connect, RECONNECT_MS);
+      });
     }
   });
   listen(source, 'devices', renderDevices);
@@ -400,6 +405,7 @@ async function showNearest(id) {
   let failure;
   try {
     const response = await fetch(`/api/markers/${encodeURIComponent(id)}/nearest?count=3`);
+    if (response.status === 401) dashboardAuth.unauthorized();
     const body = await response.json().catch(() => null);
     if (response.ok && body) nearest = body;
     else failure = errorMessage(body, response);
@@ -546,6 +552,7 @@ async function loadWalks() {
 async function fetchJSON(path) {
   try {
     const response = await fetch(path);
+    if (response.status === 401) dashboardAuth.unauthorized();
     const body = await response.json().catch(() => null);
     if (response.ok && body) return { body };
     return { failure: errorMessage(body, response) };
@@ -767,6 +774,7 @@ async function post(path, body) {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
+    if (response.status === 401) dashboardAuth.unauthorized();
     if (!response.ok) {
       const answer = await response.json().catch(() => null);
       setText('command-status', errorMessage(answer, response));

@@ -81,6 +81,8 @@ async function startMap() {
   let settings;
   try {
     const response = await fetch('/api/map');
+    // Without the access token (401) auth.js asks for it and loads the page again: the map starts then.
+    if (response.status === 401) dashboardAuth.unauthorized();
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     settings = await response.json();
   } catch (error) {

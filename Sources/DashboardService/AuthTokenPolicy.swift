@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+
+/// Whether a request may reach the dashboard's data, decided from its method, path and headers alone (a pure value,
+/// tested without a server; ``AuthTokenGuard`` applies it).
+///
+/// Without a token (`--auth-token` or `--auth-token-file` not set) every request passes, as before. With one, every
+/// request must present it, except the page itself, which asks the person for the token: a GET or HEAD of
+/// `/healthz`, of `/` and of the page's own files (`/index.html`, `/app.js`, `/style.css`, the icons: a single path
+/// component naming one of them exactly), and of Leaflet's files under `/vendor/leaflet/` (one or two plain names).
+/// Everything else (the JSON API, the event stream, the journal's photos, unknown paths) needs the token, presented
+/// in one of two ways:
+/// - `Authorization: Bearer TOKEN`: scripts, curl, anything that can set a header;
+/// - the cookie `stepcompass-token-PORT=TOKEN` (any cookie whose name starts with `stepcompass-token`, its value
+///   percent-encoded): what the page sets from the token it keeps in `localStorage`, because the browser sends it
+///   by itself with the event stream (`EventSource` cannot set headers), the photos and the downloads. The port in
+///   the name keeps the tokens of two dashboards on one host apart (cookies ignore the port).
+///
+/// Tokens are compared in time that depends only on their lengths. A request without a token, or with a wrong one,
+/// gets 401.
+struct AuthTokenPolicy: Sendable {
+    /// What happens to a request.
+    enum Verdict: Sendable, Equatable {
+        case allow
+        /// 401: no token was presented; the reason in words.
+        case missing(String)
+        /// 401: a token was presented and it is not this dashboard's; the reason in words.
+        case wrong(String)
+    }
+
+    /// The token every guarded request must present; nil: none is required.
+    let token: String?
+    /// The page's files, by name (``StaticFiles``): open without the token.
+    let pageFiles: Set<String>
+
+    /// The start of the name of the cookie the page sets (the page adds `-PORT`).
+    static let cookiePrefix = "stepcompass-token"
+    /// Where the page's open files of Leaflet live.
+    static let vendorPrefix = "/vendor/leaflet/"
+    /// The open paths besides the page's files.
+    static let openPaths: Set<String> = ["/", "/healthz"]
+
+    /// The verdict for a request.
+    /// - Parameter headers: the request's header fields (`Authorization`, `Cookie`).
+    func decide(method: HTTPRequest.Method, path: String, headers: HTTPFields) -> Verdict {
+        guard let token, !isOpen(method: method, path: path) else { return .allow }
+        let presented = Self.presented(headers)
+        guard !presented.isEmpty else {
+            return .missing(
+                "this dashboard needs its access token: send Authorization: Bearer TOKEN "
+                    + "(the token of --auth-token or --auth-token-file; the page asks for it)")
+        }
+        // Every candidate is compared, so the time does not say which one matched.
+        var matched = false
+        for candidate in presented where Self.equal(candidate, token) { matched = true }
+        return matched ? .allow : .wrong("the access token is wrong: it is not the token this dashboard was started with")
+    }
+
+    /// Whether a request is for the page itself (open without the token).
+    func isOpen(method: HTTPRequest.Method, path: String) -> Bool {
+        guard method == .get || method == .head else { return false }
+        if Self.openPaths.contains(path) { return true }
+        let components = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if path.hasPrefix("/"), components.count == 1, let name = components.first, pageFiles.contains(String(name)) {
+            return true
+        }
+        if path.hasPrefix(Self.vendorPrefix) {
+            let rest = path.dropFirst(Self.vendorPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+            return (1...2).contains(rest.count) && rest.allSatisfy(Self.isPlainName)
+        }
+        return false
+    }
+
+    /// The tokens a request presents: its bearer token, and the value of every cookie named `stepcompass-token…`.
+    static func presented(_ headers: HTTPFields) -> [String] {
+        var tokens: [String] = []
+        for authorization in headers[values: .authorization] {
+            let parts = authorization.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                tokens.append(parts[1].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        for line in headers[values: .cookie] {
+            for pair in line.split(separator: ";") {
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+                guard name.hasPrefix(cookiePrefix) else { continue }
+                let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                tokens.append(value.removingPercentEncoding ?? value)
+            }
+        }
+        return tokens.filter { !$0.isEmpty }
+    }
+
+    /// Compares in time that depends only on the lengths.
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+
+    /// A file name as Leaflet's folder has them: letters, digits, `.`, `_` and `-`, starting with a letter or digit
+    /// (no `..`, no percent-encoding).
+    private static func isPlainName(_ name: Substring) -> Bool {
+        let alphanumeric: (Unicode.Scalar) -> Bool = { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9": true
+            default: false
+            }
+        }
+        guard let first = name.unicodeScalars.first, alphanumeric(first), !name.contains("..") else { return false }
+        return name.unicodeScalars.allSatisfy { alphanumeric($0) || $0 == "." || $0 == "_" || $0 == "-" }
+    }
+}
+
+extension AuthTokenPolicy: CustomStringConvertible {
+    /// Whether a token is required, never the token.
+    var description: String { "AuthTokenPolicy(token: \(token == nil ? "none" : "required, redacted"))" }
+}

@@ -1,0 +1,137 @@
+import HTTPTypes
+import Testing
+
+@testable import DashboardService
+
+@Suite("AuthTokenPolicy: which requests need the dashboard's access token, and how it is presented")
+struct AuthTokenPolicyTests {
+    private static let token = "correct-horse-battery-staple"
+    private static let pageFiles: Set<String> = ["index.html", "app.js", "map.js", "style.css", "favicon.svg"]
+    private let policy = AuthTokenPolicy(token: token, pageFiles: pageFiles)
+
+    private func fields(_ pairs: [(String, String)]) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in pairs { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+        return fields
+    }
+
+    private func decide(_ pairs: [(String, String)] = [], method: HTTPRequest.Method = .get, path: String = "/api/state")
+        -> AuthTokenPolicy.Verdict
+    {
+        policy.decide(method: method, path: path, headers: fields(pairs))
+    }
+
+    private static func isMissing(_ verdict: AuthTokenPolicy.Verdict) -> Bool {
+        if case .missing = verdict { return true }
+        return false
+    }
+
+    private static func isWrong(_ verdict: AuthTokenPolicy.Verdict) -> Bool {
+        if case .wrong = verdict { return true }
+        return false
+    }
+
+    @Test("Without a configured token every request passes, as before")
+    func open() {
+        let none = AuthTokenPolicy(token: nil, pageFiles: Self.pageFiles)
+        for (method, path) in [(HTTPRequest.Method.get, "/api/state"), (.get, "/events"), (.post, "/api/markers/refresh"), (.get, "/nope")] {
+            #expect(none.decide(method: method, path: path, headers: fields([])) == .allow)
+            #expect(none.decide(method: method, path: path, headers: fields([("Authorization", "Bearer wrong")])) == .allow)
+        }
+    }
+
+    @Test(
+        "The page's own files, Leaflet's files and /healthz are open without the token (GET and HEAD)",
+        arguments: [
+            (HTTPRequest.Method.get, "/"), (.head, "/"), (.get, "/healthz"), (.get, "/index.html"), (.get, "/app.js"),
+            (.get, "/map.js"), (.get, "/style.css"), (.head, "/favicon.svg"), (.get, "/vendor/leaflet/leaflet.js"),
+            (.get, "/vendor/leaflet/MarkerCluster.Default.css"), (.get, "/vendor/leaflet/images/marker-icon.png"),
+        ])
+    func pageIsOpen(method: HTTPRequest.Method, path: String) {
+        #expect(decide(method: method, path: path) == .allow)
+        #expect(policy.isOpen(method: method, path: path))
+    }
+
+    @Test(
+        "Everything else needs the token: the API, the stream, photos, unknown names and paths that only look like the page's",
+        arguments: [
+            (HTTPRequest.Method.get, "/api/state"), (.get, "/events"), (.get, "/api/auth"), (.get, "/api/map"),
+            (.get, "/api/markers/m1/nearest"), (.get, "/api/devices/walker-1/walks/w1.gpx"), (.get, "/journal/photos/a.jpg"),
+            (.post, "/api/devices/walker-1/bearing-lock"), (.post, "/api/markers/refresh"), (.post, "/"), (.post, "/app.js"),
+            (.delete, "/index.html"), (.get, "/secret.js"), (.get, "//api/state"), (.get, "/app.js/../api/state"),
+            (.get, "/%61pp.js"), (.get, "/app.js/"), (.get, "/healthz/x"), (.get, "/vendor/leaflet/../../api/state"),
+            (.get, "/vendor/leaflet/a/b/c.js"), (.get, "/vendor/leaflet/"), (.get, "/vendor/leaflet/%2e%2e/x.js"),
+            (.get, "/vendor/leaflet/.hidden.js"), (.get, "/vendor/leaflet//api"),
+        ])
+    func guarded(method: HTTPRequest.Method, path: String) {
+        #expect(Self.isMissing(decide(method: method, path: path)))
+        #expect(Self.isMissing(decide([("Authorization", "Basic \(Self.token)")], method: method, path: path)))
+        #expect(decide([("Authorization", "Bearer \(Self.token)")], method: method, path: path) == .allow)
+    }
+
+    @Test("Authorization: Bearer TOKEN passes, with any case of the scheme and spaces around")
+    func bearer() {
+        #expect(decide([("Authorization", "Bearer \(Self.token)")]) == .allow)
+        #expect(decide([("Authorization", "bearer \(Self.token)")]) == .allow)
+        #expect(decide([("Authorization", "  BEARER   \(Self.token) ")]) == .allow)
+    }
+
+    @Test("The page's cookie stepcompass-token-PORT passes, among other cookies, percent-encoded or not")
+    func cookie() {
+        #expect(decide([("Cookie", "stepcompass-token-8080=\(Self.token)")]) == .allow)
+        #expect(decide([("Cookie", "theme=dark; stepcompass-token-8080=\(Self.token); other=1")]) == .allow)
+        #expect(decide([("Cookie", "a=b"), ("Cookie", "stepcompass-token=\(Self.token)")]) == .allow)
+        let special = "p%ss;w=rd,\"x\"-0123456789"
+        let encoded = AuthTokenPolicy(token: special, pageFiles: [])
+        let cookie = "stepcompass-token-80=p%25ss%3Bw%3Drd%2C%22x%22-0123456789"
+        #expect(encoded.decide(method: .get, path: "/events", headers: fields([("Cookie", cookie)])) == .allow)
+        // Another dashboard's cookie on the same host (another port, another token) does not hide the right one.
+        #expect(decide([("Cookie", "stepcompass-token-9000=other-dashboards-token; stepcompass-token-8080=\(Self.token)")]) == .allow)
+    }
+
+    @Test("No token, an empty one, another scheme or another cookie's name is missing; a wrong one is wrong")
+    func refused() {
+        #expect(Self.isMissing(decide()))
+        #expect(Self.isMissing(decide([("Authorization", "Bearer ")])))
+        #expect(Self.isMissing(decide([("Authorization", "Token \(Self.token)")])))
+        #expect(Self.isMissing(decide([("Cookie", "token=\(Self.token); auth=\(Self.token)")])))
+        #expect(Self.isMissing(decide([("Cookie", "stepcompass-token-8080=")])))
+        #expect(Self.isWrong(decide([("Authorization", "Bearer wrong-token-of-some-length")])))
+        #expect(Self.isWrong(decide([("Authorization", "Bearer \(Self.token)x")])))
+        #expect(Self.isWrong(decide([("Authorization", "Bearer \(Self.token.dropLast())")])))
+        #expect(Self.isWrong(decide([("Authorization", "Bearer \(Self.token.uppercased())")])))
+        #expect(Self.isWrong(decide([("Cookie", "stepcompass-token-8080=wrong")])))
+        // A wrong cookie beside the right bearer token (a stale cookie, a script's header) passes.
+        #expect(decide([("Cookie", "stepcompass-token-8080=stale"), ("Authorization", "Bearer \(Self.token)")]) == .allow)
+    }
+
+    @Test("The refusal's words never contain the token, presented or configured")
+    func reasonsKeepTheTokenSecret() {
+        for verdict in [decide(), decide([("Authorization", "Bearer presented-wrong-token")])] {
+            switch verdict {
+            case .missing(let reason), .wrong(let reason):
+                #expect(!reason.contains(Self.token))
+                #expect(!reason.contains("presented-wrong-token"))
+                #expect(reason.contains("token"))
+            case .allow:
+                Issue.record("allowed without the token")
+            }
+        }
+    }
+
+    @Test("The policy's description says whether a token is required, never the token")
+    func description() {
+        #expect(!"\(policy)".contains(Self.token))
+        #expect(!String(reflecting: policy).contains(Self.token))
+        #expect("\(AuthTokenPolicy(token: nil, pageFiles: []))" == "AuthTokenPolicy(token: none)")
+    }
+
+    @Test("The comparison: equal only for the same bytes, whatever the lengths")
+    func comparison() {
+        #expect(AuthTokenPolicy.equal("abcdefghijklmnop", "abcdefghijklmnop"))
+        #expect(!AuthTokenPolicy.equal("abcdefghijklmnop", "abcdefghijklmnoq"))
+        #expect(!AuthTokenPolicy.equal("abcdefghijklmnop", "abcdefghijklmno"))
+        #expect(!AuthTokenPolicy.equal("", "a"))
+        #expect(AuthTokenPolicy.equal("", ""))
+    }
+}
