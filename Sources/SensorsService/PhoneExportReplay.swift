@@ -98,6 +98,11 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 "sensors.times": "\(recording.timesAreRelative ? "relative, anchored now" : "absolute")",
             ])
 
+        if streams.userAcceleration > 0 && streams.gravity == 0 && streams.acceleration == 0 {
+            context.logger.warning(
+                "the export has acceleration without gravity (phyphox's Linear Acceleration, Sensor Logger's Accelerometer without Gravity): the acceleration including gravity cannot be rebuilt from it, so it gives no imu and no steps; export with gravity (phyphox's Acceleration with g, Sensor Logger's Gravity or TotalAcceleration on)",
+                metadata: ["device": "\(device)", "sensors.decoded": "\(streams)"])
+        }
         var detector: StepDetector?
         if streams.magneticField == 0 && streams.steps == 0 && streams.acceleration + streams.userAcceleration > 0 {
             detector = StepDetector()

@@ -2,6 +2,7 @@ import Bus
 import BusTesting
 import Foundation
 import InMemoryBus
+import Logging
 import SensorsService
 import ServiceRuntime
 import StepDetection
@@ -248,6 +249,28 @@ struct PhoneExportReplayTests {
         let first = try #require(steps.first?.timestamp)
         let final = try #require(last.timestamp)
         #expect(abs(final.timeIntervalSince(first) - (lastStep.time - referenceSteps[4].time)) < 0.002)
+    }
+
+    @Test("an export with linear acceleration but no gravity publishes no imu and no steps, and says why")
+    func linearAccelerationOnly() async throws {
+        let folder = try ExportFolder([
+            "Linear Acceleration.csv": """
+            "Time (s)","Linear Acceleration x (m/s^2)","Linear Acceleration y (m/s^2)","Linear Acceleration z (m/s^2)"
+            0.0,0.1,0.2,0.3
+            0.02,0.1,0.2,1.3
+            0.04,0.1,0.2,-0.7
+
+            """
+        ])
+        defer { folder.remove() }
+        let fixture = try await SensorsFixture()
+        let log = CapturedLog()
+        let context = BusServiceContext(service: "sensors", bus: fixture.service, logger: log.logger) {}
+        let published = try await SensorReplayer(device: "walker-1", file: folder.url, speed: 1000, context: context, clock: FastClock()).replay()
+        let replayed = try decoded(await fixture.messages.collect(published, timeout: .seconds(10)))
+        #expect(replayed.map(\.suffix) == ["permissions"])
+        let warnings = log.messages(atLeast: .warning)
+        #expect(warnings.contains { $0.hasPrefix("the export has acceleration without gravity") }, "\(warnings)")
     }
 
     @Test("a phyphox export without meta/time.csv is stamped from the moment the replay starts")
