@@ -1,4 +1,5 @@
 import Foundation
+import ServiceRuntime
 
 /// Who may push: with no token configured, anyone who can reach the loopback listener; otherwise a request
 /// must carry the shared token or the device's own token, as an HTTP basic password (any user name), a
@@ -33,18 +34,8 @@ struct PushAuthorization: Sendable {
     func allows(_ presented: String?, device: String) -> Bool {
         if isOpen { return true }
         guard let presented else { return false }
-        if let token, Self.equal(presented, token) { return true }
-        if let own = deviceTokens[device], Self.equal(presented, own) { return true }
+        if let token, AccessToken.matches(presented, token) { return true }
+        if let own = deviceTokens[device], AccessToken.matches(presented, own) { return true }
         return false
-    }
-
-    /// Compares in time that depends only on the lengths.
-    private static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ServiceRuntime
 
 /// Whether a request may reach the dashboard's data, decided from its method, path and headers alone (a pure value,
 /// tested without a server; ``AuthTokenGuard`` applies it).
@@ -52,7 +53,7 @@ struct AuthTokenPolicy: Sendable {
         }
         // Every candidate is compared, so the time does not say which one matched.
         var matched = false
-        for candidate in presented where Self.equal(candidate, token) { matched = true }
+        for candidate in presented where AccessToken.matches(candidate, token) { matched = true }
         return matched ? .allow : .wrong("the access token is wrong: it is not the token this dashboard was started with")
     }
 
@@ -90,16 +91,6 @@ struct AuthTokenPolicy: Sendable {
             }
         }
         return tokens.filter { !$0.isEmpty }
-    }
-
-    /// Compares in time that depends only on the lengths.
-    static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
     }
 
     /// A file name as Leaflet's folder has them: letters, digits, `.`, `_` and `-`, starting with a letter or digit

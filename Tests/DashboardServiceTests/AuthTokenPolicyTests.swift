@@ -125,13 +125,4 @@ struct AuthTokenPolicyTests {
         #expect(!String(reflecting: policy).contains(Self.token))
         #expect("\(AuthTokenPolicy(token: nil, pageFiles: []))" == "AuthTokenPolicy(token: none)")
     }
-
-    @Test("The comparison: equal only for the same bytes, whatever the lengths")
-    func comparison() {
-        #expect(AuthTokenPolicy.equal("abcdefghijklmnop", "abcdefghijklmnop"))
-        #expect(!AuthTokenPolicy.equal("abcdefghijklmnop", "abcdefghijklmnoq"))
-        #expect(!AuthTokenPolicy.equal("abcdefghijklmnop", "abcdefghijklmno"))
-        #expect(!AuthTokenPolicy.equal("", "a"))
-        #expect(AuthTokenPolicy.equal("", ""))
-    }
 }
