@@ -12,7 +12,12 @@
 # the same bus check the fallback: tiles unreachable (--tile-url at a closed port), no Leaflet (--leaflet-dir an
 # empty folder), Leaflet without markercluster. One more, started with an access token (--auth-token-file, a token
 # generated here), checks the page's token form: asked once, a wrong token refused, the right one kept across a
-# reload. Keeps a screenshot in .build/artifacts/dashboard.png.
+# reload. Last, cross-site requests: a page of another origin (served by the Python check on one more port, as
+# http://127.0.0.1:PORT, the same site, and http://localhost:PORT, another site) tries every way a page can to reset
+# the position, lock the bearing and refresh the markers through the first dashboard (fetch with JSON, fetch no-cors,
+# forms into a hidden iframe, sendBeacon): each is refused (the dashboard's --metrics-port counts its 403s) and nothing
+# reaches the bus (a mosquitto_sub on the commands and the position), while the dashboard's own page doing the same
+# works. Keeps a screenshot in .build/artifacts/dashboard.png.
 #
 # Usage: scripts/check-dashboard-browser.sh [BIN_DIR]   (default: .build/debug; build first)
 # Installs when missing: Debian's chromium, chromium-driver, libjs-leaflet and libjs-leaflet.markercluster (apt-get,
@@ -84,11 +89,12 @@ if ! "$venv/bin/python" -c 'import selenium' >/dev/null 2>&1; then
         || die "pip could not install Selenium from PyPI"
 fi
 
-# The broker, the dashboards, the check's tile server and a port nothing listens on (the unreachable tiles).
-mapfile -t ports < <(python3 scripts/free_port.py 8)
-[ "${#ports[@]}" -eq 8 ] || { echo "check-dashboard-browser: no free ports" >&2; exit 1; }
+# The broker, the dashboards, the check's tile server, a port nothing listens on (the unreachable tiles), the first
+# dashboard's metrics and the check's page of another origin.
+mapfile -t ports < <(python3 scripts/free_port.py 10)
+[ "${#ports[@]}" -eq 10 ] || { echo "check-dashboard-browser: no free ports" >&2; exit 1; }
 mqtt_port="${ports[0]}" http_port="${ports[1]}" fallback_port="${ports[2]}" plain_port="${ports[3]}" grid_port="${ports[4]}"
-tile_port="${ports[5]}" closed_port="${ports[6]}" token_port="${ports[7]}"
+tile_port="${ports[5]}" closed_port="${ports[6]}" token_port="${ports[7]}" metrics_port="${ports[8]}" hostile_port="${ports[9]}"
 
 work="$(mktemp -d)"
 pids=()
@@ -133,7 +139,7 @@ export MQTT_HOST=127.0.0.1
 for service in $services; do
     case "$service" in
         markers) extra=(--source Config/markers/sample-markers.geojson --cache-dir "$work/cache") ;;
-        dashboard) extra=(--http-port "$http_port" --journal-cache-dir "$work/journal-photos"
+        dashboard) extra=(--http-port "$http_port" --journal-cache-dir "$work/journal-photos" --metrics-port "$metrics_port"
                           --tile-url "http://127.0.0.1:$tile_port/{z}/{x}/{y}.png") ;;
         sensors) extra=(--speed 4) ;;
         *) extra=() ;;
@@ -194,7 +200,8 @@ started=$SECONDS
     --journal-cache-dir "$work/journal-photos" --tile-port "$tile_port" \
     --fallback-url "http://127.0.0.1:$fallback_port/" --unreachable-tiles "127.0.0.1:$closed_port" \
     --plain-url "http://127.0.0.1:$plain_port/" --grid-url "http://127.0.0.1:$grid_port/" \
-    --token-url "http://127.0.0.1:$token_port/" --token "$token" "${require_leaflet[@]}"
+    --token-url "http://127.0.0.1:$token_port/" --token "$token" \
+    --hostile-port "$hostile_port" --metrics-url "http://127.0.0.1:$metrics_port/metrics" "${require_leaflet[@]}"
 status=$?
 for pid in "${pids[@]}"; do
     # An exited child stays a zombie until waited for, so kill -0 would still succeed: read its state.

@@ -42,6 +42,17 @@ And a dashboard started with an access token (--token-url, its token --token, gi
 the page shows its token form and no data, a wrong token is refused with a message and asked again, the right one
 shows live data (the stream, the map's settings) and is kept (localStorage, the cookie the browser then sends), and a
 reload keeps working without asking again; no console error after the token is in (the 401s before it are expected).
+Last, cross-site requests against the --url dashboard: a page of another origin, served by this script on
+--hostile-port as http://127.0.0.1:PORT (the same site, another port: Sec-Fetch-Site same-site) and as
+http://localhost:PORT (cross-site), tries every way a page can to POST to reset-position, bearing-lock and
+markers/refresh: fetch with Content-Type: application/json (preflighted: the browser must refuse it), fetch no-cors
+with a text/plain JSON body, a form (urlencoded, and text/plain smuggling a JSON body) into a hidden iframe, and
+sendBeacon. Each attempt is a check: the dashboard's metrics (--metrics-url) must count its refusal (403, or the
+preflight's 404), the iframe must show the API's 'forbidden' error, and no command may appear on the bus (a
+mosquitto_sub on the command topics and the position). Then, waiting for events only: the walker's position keeps
+advancing and its steps never went down (no reset), every request was refused (the metrics, exactly); and, as the
+control, the dashboard's own page resets the position (202, the command on the bus, the steps back to 0) and locks
+and refreshes: each the first message on its topic since the watch began, so no attempt published one before it.
 Without Leaflet on the machine the map's checks are skipped, or fail with --require-leaflet (CI).
 Keeps a screenshot (--screenshot) of the first page whatever the outcome.
 """
@@ -1136,6 +1147,385 @@ def check_token_console(page, args):
     return f"{len(page.log)} console entries since the token, none SEVERE"
 
 
+# ---- Pages of other origins try to change state (--hostile-port) -----------------------------------------
+
+# The state-changing endpoints a hostile page aims at: path (with {device}), the route the dashboard's metrics name,
+# the valid command it sends (so only the cross-site guard can stop it), the bus topic it would publish (with {device}).
+TARGETS = [
+    ("reset_position", "/api/devices/{device}/reset-position", "/api/devices/{device}/reset-position", {},
+     "stepcompass/{device}/cmd/reset-position"),
+    ("bearing_lock", "/api/devices/{device}/bearing-lock", "/api/devices/{device}/bearing-lock",
+     {"action": "lock", "bearing": 123, "threshold": 10}, "stepcompass/{device}/cmd/bearing-lock"),
+    ("markers_refresh", "/api/markers/refresh", "/api/markers/refresh", {}, "stepcompass/markers/cmd/refresh"),
+]
+# Every way a page can make the browser POST to another origin: what the page sends, what the dashboard must answer
+# (method, status: counted in its metrics once the answer is written).
+WAYS = [
+    ("fetch_json", "fetch POST, Content-Type: application/json (CORS preflight)", ("OPTIONS", "404")),
+    ("fetch_no_cors", "fetch POST, mode no-cors, text/plain JSON body", ("POST", "403")),
+    ("form_urlencoded", "<form method=POST> (urlencoded) into a hidden iframe", ("POST", "403")),
+    ("form_text", "<form method=POST enctype=text/plain> smuggling a JSON body, into a hidden iframe", ("POST", "403")),
+    ("beacon", "navigator.sendBeacon, text/plain JSON body", ("POST", "403")),
+]
+# The hostile page's origins: another port on the same host (the same *site* for Chromium: Sec-Fetch-Site: same-site,
+# an Origin naming another port) and another host name (cross-site).
+HOSTILE_ORIGINS = [("same_site", "http://127.0.0.1:{port}"), ("cross_site", "http://localhost:{port}")]
+# The watched topics: the commands the endpoints publish, and the device's position (a reset sets its steps to 0).
+WATCHED = ["stepcompass/+/cmd/reset-position", "stepcompass/+/cmd/bearing-lock", "stepcompass/markers/cmd/refresh",
+           "stepcompass/+/position"]
+
+HOSTILE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not the dashboard</title></head>
+<body><h1>A page of another origin</h1>
+<script>
+'use strict';
+const TARGET = %(target)s;
+let frames = 0;
+// One attempt: resolves with what the page could see of it (never with the dashboard's answer, which it cannot read).
+window.attempt = async (way, path, body) => {
+  const url = TARGET + path;
+  const text = JSON.stringify(body);
+  if (way === 'fetch_json') {
+    try {
+      const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
+      return { seen: 'answered', status: r.status, type: r.type };
+    } catch (error) {
+      return { seen: 'rejected', error: String(error) };
+    }
+  }
+  if (way === 'fetch_no_cors') {
+    const r = await fetch(url, { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: text });
+    return { seen: 'answered', status: r.status, type: r.type };
+  }
+  if (way === 'form_urlencoded' || way === 'form_text') {
+    const name = `sink-${++frames}`;
+    const frame = document.createElement('iframe');
+    frame.name = name; frame.id = name;
+    frame.style.cssText = 'position:absolute;left:-10px;top:-10px;width:1px;height:1px;border:0;opacity:0';
+    document.body.append(frame);
+    await new Promise((resolve) => { frame.src = 'about:blank'; frame.onload = resolve; });
+    const form = document.createElement('form');
+    form.method = 'POST'; form.action = url; form.target = name;
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    if (way === 'form_text') {
+      // name=value with the '=' inside a string: the body is the command as JSON, with one key more.
+      form.enctype = 'text/plain';
+      const padded = JSON.stringify({ ...body, pad: '~cut~' });
+      const cut = padded.indexOf('~cut~');
+      input.name = padded.slice(0, cut); input.value = padded.slice(cut + 5);
+    } else {
+      input.name = 'command'; input.value = text;
+    }
+    form.append(input);
+    document.body.append(form);
+    const loaded = new Promise((resolve) => { frame.onload = resolve; });
+    form.submit();
+    await loaded;
+    return { seen: 'frame loaded', frame: name };
+  }
+  if (way === 'beacon') return { seen: navigator.sendBeacon(url, text) ? 'queued' : 'not queued' };
+  throw new Error(`unknown way ${way}`);
+};
+document.title = 'Ready';
+</script></body></html>
+"""
+
+
+class HostileServer:
+    """The other origin: serves, on 127.0.0.1:--hostile-port, a page whose script attacks the dashboard (`attempt`)."""
+
+    def __init__(self, port, target):
+        body = (HOSTILE_PAGE % {"target": json.dumps(target)}).encode()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                if self.path.split("?")[0] != "/":
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *arguments):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class BusLog:
+    """A long-lived `mosquitto_sub` (QoS 1, stale retained messages left out) recording, in order, every message on
+    `topics` as (topic, payload); subscribed (its SUBACK seen) before it returns."""
+
+    def __init__(self, port, topics):
+        command = ["stdbuf", "-oL", "mosquitto_sub", "-d", "-R", "-q", "1", "-v", "-h", "127.0.0.1", "-p", str(port)]
+        for topic in topics:
+            command += ["-t", topic]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.messages = []
+        self.lock = threading.Lock()
+        subscribed = threading.Event()
+        threading.Thread(target=self._read, args=(subscribed,), daemon=True).start()
+        if not subscribed.wait(10):
+            self.stop()
+            raise CheckFailed(f"mosquitto_sub did not subscribe to {topics}")
+
+    def _read(self, subscribed):
+        for line in self.process.stdout:
+            if "SUBACK" in line:
+                subscribed.set()
+            if not line.startswith("stepcompass/"):
+                continue
+            topic, _, text = line.rstrip("\n").partition(" ")
+            try:
+                payload = json.loads(text)
+            except ValueError:
+                payload = text
+            with self.lock:
+                self.messages.append((topic, payload))
+
+    def since(self, index):
+        with self.lock:
+            return list(self.messages[index:])
+
+    def count(self):
+        with self.lock:
+            return len(self.messages)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+# Greedy: a route's label has braces of its own (/api/devices/{device}/reset-position).
+REQUESTS_METRIC = re.compile(r"^\w*http_requests_total\{(.*)\} ([0-9.e+]+)$")
+
+
+def dashboard_requests(args):
+    """The dashboard's answered requests by (route, method, status), from its Prometheus metrics (--metrics-url)."""
+    with urllib.request.urlopen(args.metrics_url, timeout=5) as response:
+        text = response.read().decode()
+    counts = {}
+    for line in text.splitlines():
+        match = REQUESTS_METRIC.match(line)
+        if match:
+            labels = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1)))
+            key = (labels.get("route"), labels.get("method"), labels.get("status"))
+            counts[key] = counts.get(key, 0) + int(float(match.group(2)))
+    return counts
+
+
+def requests_delta(before, after):
+    return {key: after.get(key, 0) - before.get(key, 0) for key in set(before) | set(after)
+            if after.get(key, 0) != before.get(key, 0)}
+
+
+def commands_in(messages):
+    return [(topic, payload) for topic, payload in messages if "/cmd/" in topic]
+
+
+def position_steps(messages, device):
+    return [payload.get("steps") for topic, payload in messages
+            if topic == f"stepcompass/{device}/position" and isinstance(payload, dict) and isinstance(payload.get("steps"), int)]
+
+
+def check_hostile_watch(page, args):
+    """Before the attacks: the bus is watched (commands and the device's position), the dashboard's answers counted,
+    and the device's position advancing (the walker walks)."""
+    args.device = page.js("return document.getElementById('device-picker').value;")
+    log = BusLog(args.mqtt_port, WATCHED)
+    args.closers.append(log.stop)
+    args.bus_log = log
+    args.bus_start = log.count()
+    args.requests_start = dashboard_requests(args)
+    steps = page.wait("position messages of the walker on the bus", lambda: len(s := position_steps(log.since(0), args.device)) >= 2 and s, 20)
+    return f"device {args.device!r}; watching {', '.join(WATCHED)}; position steps {steps[0]} -> {steps[-1]}"
+
+
+def hostile_page(page, args, origin):
+    """The hostile page of `origin` in the browser (loaded once per origin)."""
+    if not page.driver.current_url.startswith(origin + "/"):
+        page.driver.get(origin + "/")
+        page.wait(f"the hostile page of {origin} is ready", lambda: page.driver.title == "Ready"
+                  and page.js("return typeof window.attempt === 'function';"), 10)
+
+
+def frame_text(page, frame):
+    """The text of the hostile page's iframe (the dashboard's answer, which the page itself cannot read)."""
+    page.driver.switch_to.frame(page.element(frame))
+    try:
+        return page.js("return document.body ? document.body.innerText : document.documentElement.outerHTML;")
+    finally:
+        page.driver.switch_to.default_content()
+
+
+def make_attempt(origin_key, origin_pattern, way, way_title, answer, target):
+    """A check: the hostile page of one origin attacks one endpoint in one way; the dashboard refuses it (its metrics
+    count the refusal, once answered) and nothing of it reaches the bus."""
+    endpoint, path_pattern, route, body, topic_pattern = target
+    method, status = answer
+
+    def check(page, args):
+        origin = origin_pattern.format(port=args.hostile_port)
+        path = path_pattern.format(device=args.device)
+        hostile_page(page, args, origin)
+        before = dashboard_requests(args)
+        seen = page.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "window.attempt(arguments[0], arguments[1], arguments[2]).then(done, (e) => done({ seen: 'threw', error: String(e) }));",
+            way, path, body)
+        expected = ("NotFound" if method == "OPTIONS" else route, method, status)
+        delta = page.wait(f"the dashboard answers {method} {path} with {status}",
+                          lambda: (d := requests_delta(before, dashboard_requests(args))).get(expected, 0) >= 1 and d, 10)
+        # The page's view of it: a preflighted fetch must fail, a no-cors one is opaque, a beacon queued.
+        if way == "fetch_json" and seen.get("seen") != "rejected":
+            raise CheckFailed(f"the preflighted fetch was not refused by the browser: {seen}")
+        if way == "fetch_no_cors" and seen.get("type") != "opaque":
+            raise CheckFailed(f"the no-cors fetch gave {seen}")
+        if way == "beacon" and seen.get("seen") != "queued":
+            raise CheckFailed(f"the beacon was not sent: {seen}")
+        if way.startswith("form_") and seen.get("seen") != "frame loaded":
+            raise CheckFailed(f"the form's frame: {seen}")
+        accepted = {key: n for key, n in delta.items() if key[0] == route and not key[2].startswith("4")}
+        posted = {key: n for key, n in delta.items() if key[0] == route and key[1] == "POST"}
+        if accepted or (method == "OPTIONS" and posted):
+            raise CheckFailed(f"the dashboard answered {accepted or posted}")
+        answer_text = f"{method} {status}"
+        if way.startswith("form_"):
+            text = frame_text(page, seen["frame"])
+            try:
+                error = json.loads(text)["error"]
+                answer_text += f" {error['code']} ({error['message'][:90]!r})"
+            except (ValueError, KeyError, TypeError):
+                raise CheckFailed(f"the frame shows {text[:200]!r}, not the API's error") from None
+            if error["code"] != "forbidden":
+                raise CheckFailed(f"the frame shows {error}")
+        commands = commands_in(args.bus_log.since(args.bus_start))
+        if commands:
+            raise CheckFailed(f"commands on the bus: {commands}")
+        browser = seen.get("error") or (f"{seen['seen']}, {seen['type']} status {seen['status']}" if "type" in seen else seen["seen"])
+        return f"{origin} -> POST {path}: browser {browser}; dashboard {answer_text}; no command on the bus"
+
+    check.__name__ = f"check_{origin_key}_{way}_{endpoint}"
+    check.__doc__ = f"{way_title}, from {origin_pattern}, to {path_pattern}: refused."
+    return check
+
+
+HOSTILE_ATTEMPTS = [make_attempt(origin_key, origin, way, title, answer, target)
+                    for origin_key, origin in HOSTILE_ORIGINS for way, title, answer in WAYS for target in TARGETS]
+
+
+def check_hostile_nothing_changed(page, args):
+    """After every attempt was answered: no command was published, the position was never reset (its steps never
+    went down) and it keeps advancing, and the dashboard refused every request (its metrics, exactly)."""
+    log = args.bus_log
+    answered_at = log.count()
+    last = max(position_steps(log.since(args.bus_start), args.device), default=-1)
+    (advanced,) = page.wait(f"the walker's position advances beyond {last} steps",
+                            lambda: (s := position_steps(log.since(answered_at), args.device)) and s[-1] > last and (s[-1],), 30)
+    messages = log.since(args.bus_start)
+    steps = position_steps(messages, args.device)
+    drops = [(a, b) for a, b in zip(steps, steps[1:]) if b < a]
+    if drops:
+        raise CheckFailed(f"the position's steps went down (a reset): {drops}")
+    commands = commands_in(messages)
+    if commands:
+        raise CheckFailed(f"commands on the bus: {commands}")
+    delta = requests_delta(args.requests_start, dashboard_requests(args))
+    posts = sum(1 for _, _, (method, _) in WAYS if method == "POST") * len(HOSTILE_ORIGINS)
+    preflights = sum(1 for _, _, (method, _) in WAYS if method == "OPTIONS") * len(HOSTILE_ORIGINS) * len(TARGETS)
+    expected = {(route, "POST", "403"): posts for _, _, route, _, _ in TARGETS}
+    expected[("NotFound", "OPTIONS", "404")] = preflights
+    state_changing = {key: n for key, n in delta.items() if key[1] != "GET"}
+    if state_changing != expected:
+        raise CheckFailed(f"the dashboard's answers since the watch began: {state_changing}, expected {expected}")
+    answers = ", ".join(f"{n}x {method} {route.split('/')[-1] or route} {status}"
+                        for (route, method, status), n in sorted(state_changing.items(), key=str))
+    return (f"{len(HOSTILE_ATTEMPTS)} attempts answered: {answers}; no command on the bus; "
+            f"{len(steps)} positions, steps never went down, {steps[0]} -> {advanced}")
+
+
+def own_page(page, args):
+    """The dashboard's own page, live, with its device's buttons enabled."""
+    if not page.driver.current_url.startswith(args.url):
+        page.driver.get(args.url)
+    page.wait("the live connection opens", lambda: page.text("connection") == "Live", 10)
+    page.wait("the Reset position button is enabled",
+              lambda: page.js("return document.getElementById('device-picker').value === arguments[0] "
+                              "&& !document.getElementById('reset-position').disabled;", args.device), 20)
+
+
+def first_command(args, topic):
+    """The first message on `topic` since the watch began, and how many messages came before it."""
+    for index, (seen, payload) in enumerate(args.bus_log.since(args.bus_start)):
+        if seen == topic:
+            return index, payload
+    return None
+
+
+def check_own_page_reset(page, args):
+    """The control: the dashboard's own page resets the position (its button), and that works: the command is on the
+    bus (the first reset since the watch began, so none came before it) and the position's steps go back to 0."""
+    own_page(page, args)
+    log = args.bus_log
+    topic = f"stepcompass/{args.device}/cmd/reset-position"
+    before_steps = page.wait("a position of the walker", lambda: position_steps(log.since(args.bus_start), args.device), 10)[-1]
+    mark = log.count()
+    before = dashboard_requests(args)
+    page.element("reset-position").click()
+    index, payload = page.wait(f"{topic} is published", lambda: first_command(args, topic), 10)
+    if payload != {} or args.bus_start + index < mark:
+        raise CheckFailed(f"the first {topic} since the watch began: {payload} (message {index}, the click at {mark - args.bus_start})")
+    # The steps never go down but by a reset (the reset position has 0).
+    (reset,) = page.wait(f"a position with fewer steps than {before_steps} (the reset)",
+                         lambda: (s := position_steps(log.since(mark), args.device)) and min(s) < before_steps and (min(s),), 10)
+    accepted = requests_delta(before, dashboard_requests(args)).get((TARGETS[0][2], "POST", "202"), 0)
+    if accepted != 1:
+        raise CheckFailed(f"the dashboard accepted {accepted} reset-position requests for one click")
+    return f"button -> POST 202, {topic} {json.dumps(payload)} (the first since the watch began); position steps {before_steps} -> {reset}"
+
+
+def check_own_page_commands(page, args):
+    """The control for the other two endpoints: the page's lock button and its markers refresh (post(), what its Retry
+    button calls) reach the bus, each the first message on its topic since the watch began."""
+    own_page(page, args)
+    results = []
+    offered = page.text("lock-button")
+    action = "unlock" if offered == "Unlock bearing" else "lock"
+    topic = f"stepcompass/{args.device}/cmd/bearing-lock"
+    mark = args.bus_log.count()
+    page.element("lock-button").click()
+    index, payload = page.wait(f"{topic} is published", lambda: first_command(args, topic), 10)
+    if payload.get("action") != action or args.bus_start + index < mark:
+        raise CheckFailed(f"the first {topic} since the watch began: {payload} (message {index}, the click at "
+                          f"{mark - args.bus_start}), expected the button's {action}")
+    results.append(f"{offered!r} -> {topic} {json.dumps(payload)}")
+    topic = "stepcompass/markers/cmd/refresh"
+    mark = args.bus_log.count()
+    page.js("post('/api/markers/refresh', {});")
+    index, payload = page.wait(f"{topic} is published", lambda: first_command(args, topic), 10)
+    if args.bus_start + index < mark:
+        raise CheckFailed(f"a {topic} before the page's own: {payload} (message {index})")
+    results.append(f"post('/api/markers/refresh') -> {topic} {json.dumps(payload)}")
+    status = page.text("command-status")
+    if status:
+        raise CheckFailed(f"the page reports {status!r}")
+    return "; ".join(results) + ", each the first on its topic"
+
+
 def check_console(page, args):
     severe = [entry for entry in page.browser_log() if entry.get("level") == "SEVERE"]
     if severe:
@@ -1160,11 +1550,15 @@ RUNS = [
      [check_loads, check_map_ready, check_map_clusters, check_console]),
     ("token_url", "an access token (--auth-token-file): the page asks for it once and keeps it",
      [check_token_form, check_token_wrong, check_token_accepted, check_token_reload, check_token_console]),
+    ("hostile_url", "pages of other origins (--hostile-port) try to change state through the --url dashboard: refused; "
+     "its own page: accepted",
+     [check_loads, check_hostile_watch, *HOSTILE_ATTEMPTS, check_hostile_nothing_changed, check_own_page_reset,
+      check_own_page_commands]),
 ]
 # The runs that need no Leaflet.
-RUNS_WITHOUT_LEAFLET = {"plain_url", "token_url"}
+RUNS_WITHOUT_LEAFLET = {"plain_url", "token_url", "hostile_url"}
 # Without the page loaded, or without values, nothing after makes sense.
-FATAL = {check_loads, check_formats, check_token_form}
+FATAL = {check_loads, check_formats, check_token_form, check_hostile_watch}
 
 
 def run_checks(args, checks, screenshot=None):
@@ -1216,10 +1610,18 @@ def main():
     parser.add_argument("--grid-url", help="a dashboard whose --leaflet-dir has Leaflet without Leaflet.markercluster")
     parser.add_argument("--token-url", help="a dashboard started with an access token (--auth-token-file)")
     parser.add_argument("--token", default="", help="that dashboard's access token")
+    parser.add_argument("--hostile-port", type=int,
+                        help="a free port on 127.0.0.1: the check serves there the page of another origin that attacks --url")
+    parser.add_argument("--metrics-url", help="the --url dashboard's metrics (--metrics-port): how it answered each attack")
     parser.add_argument("--require-leaflet", action="store_true",
                         help="fail (rather than skip the map's checks) when the dashboard has no Leaflet (CI)")
     args = parser.parse_args()
     args.journal_responder = None
+    if args.hostile_port and not args.metrics_url:
+        parser.error("--hostile-port needs --metrics-url")
+    # The hostile run attacks the main dashboard; what its checks start (the bus log) is stopped at the end.
+    args.hostile_url = args.url if args.hostile_port else None
+    args.closers = []
 
     started = time.monotonic()
     with urllib.request.urlopen(args.url.rstrip("/") + "/api/map", timeout=10) as response:
@@ -1230,6 +1632,8 @@ def main():
         print(f"  FAIL  map: the dashboard has no Leaflet: {settings.get('unavailableText')}")
         return 1
     args.tile_server = TileServer(args.tile_port)
+    if args.hostile_port:
+        args.closers.append(HostileServer(args.hostile_port, args.url.rstrip("/")).stop)
     total, failures = 0, 0
     try:
         if args.leaflet_installed:
@@ -1253,6 +1657,8 @@ def main():
     finally:
         if args.journal_responder:
             args.journal_responder.stop()
+        for close in args.closers:
+            close()
         args.tile_server.stop()
     print(f"  {total} checks, {failures} failed, {time.monotonic() - started:.1f} s in the browser")
     return 1 if failures else 0
