@@ -18,7 +18,8 @@ import ServiceRuntime
 ///   the name keeps the tokens of two dashboards on one host apart (cookies ignore the port).
 ///
 /// Tokens are compared in time that depends only on their lengths. A request without a token, or with a wrong one,
-/// gets 401.
+/// gets 401. Without a token configured, a request whose `Host` is not a loopback name (127.0.0.0/8, `localhost`,
+/// `[::1]`) gets 403: that is a page of another site whose name was pointed at this computer (DNS rebinding).
 struct AuthTokenPolicy: Sendable {
     /// What happens to a request.
     enum Verdict: Sendable, Equatable {
@@ -27,6 +28,9 @@ struct AuthTokenPolicy: Sendable {
         case missing(String)
         /// 401: a token was presented and it is not this dashboard's; the reason in words.
         case wrong(String)
+        /// 403: without a token, a request for a host name that is not a loopback one (DNS rebinding: a page whose name
+        /// was pointed at 127.0.0.1 would otherwise be same-origin with the dashboard); the reason in words.
+        case foreignHost(String)
     }
 
     /// The token every guarded request must present; nil: none is required.
@@ -42,9 +46,22 @@ struct AuthTokenPolicy: Sendable {
     static let openPaths: Set<String> = ["/", "/healthz"]
 
     /// The verdict for a request.
-    /// - Parameter headers: the request's header fields (`Authorization`, `Cookie`).
-    func decide(method: HTTPRequest.Method, path: String, headers: HTTPFields) -> Verdict {
-        guard let token, !isOpen(method: method, path: path) else { return .allow }
+    /// - Parameters:
+    ///   - host: the request's `Host` (its authority, with the port), nil when it sent none.
+    ///   - headers: the request's header fields (`Authorization`, `Cookie`).
+    func decide(method: HTTPRequest.Method, path: String, host: String? = nil, headers: HTTPFields) -> Verdict {
+        guard let token else {
+            // Without a token the dashboard listens on loopback only, and only its loopback names reach it legitimately.
+            // A page of another site whose name a DNS server re-points at 127.0.0.1 (DNS rebinding) is same-origin with
+            // what it loads, so its requests pass the cross-site checks; its Host header still carries its own name.
+            if let host, !Self.isLoopbackAuthority(host) {
+                return .foreignHost(
+                    "this dashboard has no access token, so it answers only requests addressed to 127.0.0.1, localhost or [::1], "
+                        + "not to '\(host.prefix(64))'; to reach it by another name, start it with --auth-token")
+            }
+            return .allow
+        }
+        guard !isOpen(method: method, path: path) else { return .allow }
         let presented = Self.presented(headers)
         guard !presented.isEmpty else {
             return .missing(
@@ -91,6 +108,19 @@ struct AuthTokenPolicy: Sendable {
             }
         }
         return tokens.filter { !$0.isEmpty }
+    }
+
+    /// Whether a `Host` header (`name[:port]`, `[v6]:port`) names a loopback host.
+    static func isLoopbackAuthority(_ authority: String) -> Bool {
+        var host = Substring(authority.trimmingCharacters(in: .whitespaces))
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            host = host[...close]
+        } else if let colon = host.lastIndex(of: ":") {
+            host = host[..<colon]
+        }
+        if host.hasSuffix(".") { host = host.dropLast() }  // `localhost.` is `localhost`
+        return DashboardConfiguration.isLoopback(String(host))
     }
 
     /// A file name as Leaflet's folder has them: letters, digits, `.`, `_` and `-`, starting with a letter or digit

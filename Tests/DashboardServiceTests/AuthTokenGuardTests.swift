@@ -63,6 +63,37 @@ struct AuthTokenGuardTests {
         return false
     }
 
+    @Test("Without a token, a request for another host name (DNS rebinding) gets 403 and publishes nothing; 127.0.0.1 works")
+    func foreignHostWithoutToken() async throws {
+        let watcher = bus("watcher")
+        let commands = try await watcher.subscribe(to: TopicFilter("stepcompass/+/cmd/reset-position"))
+        try await DashboardHarness.with(bus: bus("dashboard"), configuration: Self.configuration(token: nil)) { dashboard in
+            let port = URL(string: dashboard.base)?.port ?? 0
+            let rebound = try await get(dashboard, "/api/state", [("Host", "evil.test:\(port)")])
+            #expect(rebound.status == 403)
+            #expect(rebound.body.contains("no access token") && rebound.body.contains("evil.test"))
+            func reset(_ device: String, host: String?) async throws -> UInt {
+                var request = HTTPClientRequest(url: dashboard.base + "/api/devices/\(device)/reset-position")
+                request.method = .POST
+                if let host {
+                    // What a rebound page's browser sends: its own name, and same-origin with it.
+                    request.headers.add(name: "Host", value: host)
+                    request.headers.add(name: "Origin", value: "http://\(host)")
+                    request.headers.add(name: "Sec-Fetch-Site", value: "same-origin")
+                }
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: "{}"))
+                return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code
+            }
+            #expect(try await reset("rebound", host: "evil.test:\(port)") == 403)
+            #expect(try await reset("own", host: nil) == 202)
+            // The refused command, had it been published, would have come first.
+            var iterator = commands.makeAsyncIterator()
+            #expect(await iterator.next()?.topic == "stepcompass/own/cmd/reset-position")
+            #expect(try await get(dashboard, "/api/state").status == 200)
+        }
+    }
+
     @Test("An API route without the token, or with a wrong one, gets 401 with the API's error; with it, 200")
     func apiRoute() async throws {
         try await DashboardHarness.with(bus: bus("dashboard"), configuration: Self.configuration()) { dashboard in

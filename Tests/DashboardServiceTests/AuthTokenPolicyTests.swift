@@ -40,6 +40,29 @@ struct AuthTokenPolicyTests {
         }
     }
 
+    /// DNS rebinding: a page of another site whose name is re-pointed at 127.0.0.1 is same-origin with the dashboard,
+    /// so the cross-site checks let it through; only its Host header gives it away.
+    @Test("Without a token, only loopback host names are answered; with one, any name that presents it")
+    func loopbackHostsOnlyWithoutToken() {
+        let none = AuthTokenPolicy(token: nil, pageFiles: Self.pageFiles)
+        for host in ["127.0.0.1:8080", "127.0.0.1", "127.3.2.1:80", "localhost:8080", "LOCALHOST", "localhost.:8080", "[::1]:8080", "[::1]"] {
+            #expect(none.decide(method: .post, path: "/api/markers/refresh", host: host, headers: fields([])) == .allow, "\(host)")
+        }
+        #expect(none.decide(method: .get, path: "/api/state", host: nil, headers: fields([])) == .allow)
+        for host in ["evil.test:8080", "evil.test", "127.0.0.1.evil.test", "localhost.evil.test:8080", "192.168.1.5:8080", "[::2]:8080", "[::1"] {
+            for (method, path) in [(HTTPRequest.Method.get, "/"), (.get, "/api/state"), (.get, "/events"), (.post, "/api/markers/refresh")] {
+                guard case .foreignHost(let reason) = none.decide(method: method, path: path, host: host, headers: fields([])) else {
+                    Issue.record("\(host) \(method) \(path) was not refused")
+                    continue
+                }
+                #expect(reason.contains("--auth-token"))
+            }
+        }
+        let bearer = [("Authorization", "Bearer \(Self.token)")]
+        #expect(policy.decide(method: .post, path: "/api/markers/refresh", host: "stepcompass.example:8080", headers: fields(bearer)) == .allow)
+        #expect(Self.isMissing(policy.decide(method: .get, path: "/api/state", host: "stepcompass.example", headers: fields([]))))
+    }
+
     @Test(
         "The page's own files, Leaflet's files and /healthz are open without the token (GET and HEAD)",
         arguments: [
@@ -113,8 +136,8 @@ struct AuthTokenPolicyTests {
                 #expect(!reason.contains(Self.token))
                 #expect(!reason.contains("presented-wrong-token"))
                 #expect(reason.contains("token"))
-            case .allow:
-                Issue.record("allowed without the token")
+            case .allow, .foreignHost:
+                Issue.record("not refused for its token: \(verdict)")
             }
         }
     }
