@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -14,13 +15,15 @@ import ServiceRuntime
 /// bridge recognises the platform from the data (Android's `totalacceleration`, iOS's uncalibrated accelerometer in
 /// g or its `altitudeAboveMeanSeaLevel`) and assumes Android after 2 s without evidence. A good body gets 200 and a one-line JSON summary; a bad one
 /// gets 400 with a one-line reason (the app shows it) and a report on `stepcompass/errors/bridge`; a missing or
-/// wrong token gets 401.
+/// wrong token gets 401; a request a browser sent for a web page (with `Origin` or `Sec-Fetch-Site`) gets 403.
 struct SensorLoggerRoutes: Sendable {
     let ingest: PhoneIngest
     let authorization: PushAuthorization
     let maxBody: Int
     let errors: ErrorReporter
     let logger: Logger
+
+    private static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
@@ -33,6 +36,15 @@ struct SensorLoggerRoutes: Sendable {
     }
 
     private func push(_ request: Request) async -> Response {
+        // Phones push from an app, never from a web page. A page the user visits may still post here (a form, a
+        // no-cors fetch, a name re-pointed at 127.0.0.1), which its browser marks with Origin or Sec-Fetch-Site:
+        // refused, so no web page can feed a device's steps or location.
+        if let site = request.headers[Self.secFetchSite], site.lowercased() != "none" {
+            return Self.text("pushes come from phone apps, not from web pages (Sec-Fetch-Site: \(site.prefix(20)))\n", status: .forbidden)
+        }
+        if let origin = request.headers[.origin] {
+            return Self.text("pushes come from phone apps, not from web pages (Origin: \(origin.prefix(60)))\n", status: .forbidden)
+        }
         let query = request.uri.queryParameters
         let presented = PushAuthorization.presented(
             authorization: request.headers[.authorization], query: query.get("token"))

@@ -170,6 +170,26 @@ struct BridgeServiceTests {
         }
     }
 
+    /// A web page the user visits can post a no-cors request or a form to 127.0.0.1:8090: its browser marks it.
+    @Test("a push a browser sent for a web page (Origin, Sec-Fetch-Site) gets 403 and publishes nothing; an app's push 200")
+    func webPagesRefused() async throws {
+        let feed = try await probe("stepcompass/+/steps")
+        try await BridgeHarness.with(bus: bridgeBus()) { bridge async throws in
+            let body = SensorLoggerBodies.android()
+            let fromPage = try await bridge.push(body, query: "device=page", headers: [("Origin", "https://evil.test")])
+            #expect(fromPage.status == 403)
+            #expect(fromPage.text.contains("not from web pages"))
+            #expect(try await bridge.push(body, query: "device=page", headers: [("Sec-Fetch-Site", "cross-site")]).status == 403)
+            #expect(try await bridge.push(body, query: "device=page", headers: [("Sec-Fetch-Site", "same-origin")]).status == 403)
+            // A navigation the user typed (Sec-Fetch-Site: none) and an app (no such headers) are not pages.
+            #expect(try await bridge.push(body, query: "device=typed", headers: [("Sec-Fetch-Site", "none")]).status == 200)
+            #expect(try await bridge.push(body, query: "device=app").status == 200)
+            // The page's pushes, had they been taken, would have published their pedometer count first.
+            let messages = await collectJSON(feed, timeout: .seconds(10)) { found in found.count >= 2 }
+            #expect(messages.map(\.topic) == ["stepcompass/typed/steps", "stepcompass/app/steps"])
+        }
+    }
+
     @Test("without a token the push endpoint may not listen beyond loopback")
     func openEndpointRefused() {
         #expect(throws: BridgeError.self) {
