@@ -93,4 +93,13 @@ struct StepDetectorHandlingTests {
         for step in 0..<20 { events.append((9 + Double(step) * 0.6, 4.5, 0.2)) }
         #expect(SimulatedRecording.detect(Self.pulses(events, until: 23)).detector.steps == 20)
     }
+
+    /// A trouser pocket sees the two legs differently: real pocket walks alternate swings of about 2:1. Such a gait
+    /// is one walk, not uneven handling (the swing rule looks at all the first candidates together).
+    @Test("A gait whose feet alternate strong and weak swings (2.5 : 1) is counted from its first step")
+    func alternatingFeet() {
+        var events: [(start: Double, peak: Double, width: Double)] = []
+        for step in 0..<20 { events.append((2 + Double(step) * 0.6, step.isMultiple(of: 2) ? 5.0 : 2.0, 0.2)) }
+        #expect(SimulatedRecording.detect(Self.pulses(events, until: 16)).detector.steps == 20)
+    }
 }
