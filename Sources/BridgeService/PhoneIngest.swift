@@ -149,6 +149,9 @@ actor PhoneIngest {
             publishing[device] = left > 0 ? left : nil
         }
         var outcome = Outcome()
+        // A pedometer count stops the detector for the device now, before any acceleration of this batch reaches it
+        // (waiting for the count to come back over the bus would let the two counts overlap).
+        if outputs.contains(where: { if case .steps = $0 { true } else { false } }) { steps.pedometerSeen(device: device) }
         for output in outputs {
             switch output {
             case .imu(let sample):
@@ -175,7 +178,9 @@ actor PhoneIngest {
                         device: device, steps: count.steps, distance: distance, source: .pedometer, time: count.timestamp))
             }
         }
-        if outcome.accelerationOnly > 0, devices[device]?.toldWithoutMagnetometer == false {
+        // Only when a whole batch had no magnetometer reading: a phone whose first rows come before its first
+        // magnetometer row (the sensors start at different times) is not one without a magnetometer.
+        if outcome.accelerationOnly > 0, outcome.imu == 0, devices[device]?.toldWithoutMagnetometer == false {
             devices[device]?.toldWithoutMagnetometer = true
             logger.notice(
                 "this phone sends acceleration without a magnetometer: no imu is published for it (the contract's imu needs mag) until a magnetometer reading arrives; \(configuration.detectSteps ? "its steps are detected here" : "step detection is off")",

@@ -7,7 +7,8 @@ import StepDetection
 /// Steps from the raw accelerometer, for devices that send `imu` but no pedometer count.
 ///
 /// One ``StepDetection/StepDetector`` per device, fed from the bus's `imu` messages (whoever sent them: this
-/// bridge, the simulator, a user's own publisher). A device's count is published as the contract's `steps`,
+/// bridge, the simulator, a user's own publisher) and, for a phone pushing acceleration without a magnetometer (which
+/// no `imu` can carry), by ``PhoneIngest`` directly. A device's count is published as the contract's `steps`,
 /// cumulative from this detector's start, with `"source": "detector"` and the step-length model's
 /// `distance`. A device never gets two counts: once a `steps` message that is not the detector's own arrives
 /// for it (a pedometer), the detector stops publishing for that device, and keeps running only to give the

@@ -156,4 +156,44 @@ struct StepDetectionServiceTests {
             #expect((last["distance"] as? Double ?? 0) > 0)
         }
     }
+
+    @Test("a phone that pushes a pedometer but no magnetometer gets only the pedometer's counts, never the detector's")
+    func pedometerWithoutMagnetometer() async throws {
+        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        let feed = try await probe.subscribe(to: TopicFilter("stepcompass/+/steps"))
+        var configuration = WalkerConfiguration()
+        configuration.carry = .hand
+        configuration.imuRate = 100
+        configuration.seed = 9
+        var walker = try WalkerSimulator(configuration: configuration, fieldSource: ConstantGeomagneticField.munich)
+        // In time order, as the phone records them: the pedometer's count every second from 4 s on (after the detector
+        // would have confirmed the walk), in pushes of 5 s: the first push holds both.
+        var samples: [String] = []
+        var counted = 0
+        for event in walker.advance(to: 30) {
+            guard case .imu(let t, let accel, _, _) = event else { continue }
+            let ms = Int64((t * 1_000).rounded())
+            samples.append(SensorLoggerBodies.sample("totalacceleration", ms, SensorLoggerBodies.xyz(accel[0], accel[1], accel[2])))
+            if ms % 1_000 == 0 && ms >= 4_000 {
+                counted = walker.steps
+                samples.append(SensorLoggerBodies.sample("pedometer", ms, #"{"steps":\#(counted)}"#))
+            }
+        }
+        let last = counted
+        let pushes = stride(from: 0, to: samples.count, by: 500).enumerated().map { index, start in
+            SensorLoggerBodies.body(messageId: index + 1, Array(samples[start..<min(start + 500, samples.count)]))
+        }
+        try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { bridge async throws in
+            for batch in pushes {
+                #expect(try await bridge.push(batch, query: "device=counted-no-compass&platform=android").status == 200)
+            }
+            let messages = await collectJSON(feed, timeout: .seconds(20)) { found in
+                found.contains { $0.json["steps"] as? Int == last && $0.json["source"] as? String == "pedometer" }
+            }
+            #expect(messages.contains { $0.json["steps"] as? Int == last })
+            #expect(last > 20)
+            #expect(messages.allSatisfy { $0.json["source"] as? String == "pedometer" }, "\(messages.map(\.json))")
+        }
+    }
 }
