@@ -1,17 +1,32 @@
 /// What assembling a whole recording into contract messages needs to know about it (the replay and the accuracy
 /// check assemble it the same way).
 extension PhoneRecording {
-    /// The first magnetometer reading, calibrated if the recording has a calibrated stream: the
-    /// ``IMUAssembler``'s `initialMagnetometer`, so the acceleration samples recorded a moment before it are IMU
-    /// samples too.
-    public var firstMagnetometer: Vector3? {
-        var uncalibrated: Vector3?
+    /// The first magnetometer reading (calibrated, if the recording has a calibrated stream), when it comes within
+    /// `window` seconds of the first acceleration sample: the ``IMUAssembler``'s `initialMagnetometer`, so the samples
+    /// recorded a moment before the magnetometer's first reading are IMU samples too. A magnetometer that starts later
+    /// gives nil: the samples before it are not given a reading from further in their future (the compass would
+    /// publish headings for them that never were).
+    public func initialMagnetometer(within window: Double = 1) -> Vector3? {
+        var calibrated: (time: Double, value: Vector3)?
+        var uncalibrated: (time: Double, value: Vector3)?
+        var firstAcceleration: Double?
         for sample in samples {
-            guard case .magneticField(let field, let calibrated) = sample.reading else { continue }
-            if calibrated { return field }
-            if uncalibrated == nil { uncalibrated = field }
+            switch sample.reading {
+            case .magneticField(let field, let isCalibrated):
+                if isCalibrated {
+                    if calibrated == nil { calibrated = (sample.time, field) }
+                } else if uncalibrated == nil {
+                    uncalibrated = (sample.time, field)
+                }
+            case .acceleration, .userAcceleration:
+                if firstAcceleration == nil { firstAcceleration = sample.time }
+            default:
+                break
+            }
+            if calibrated != nil && firstAcceleration != nil { break }
         }
-        return uncalibrated
+        guard let reading = calibrated ?? uncalibrated, let start = firstAcceleration, reading.time - start <= window else { return nil }
+        return reading.value
     }
 
     /// Whether the recording has a total-acceleration stream (Sensor Logger's `TotalAcceleration.csv`, phyphox's

@@ -14,7 +14,7 @@ import StepDetection
 /// else the moment the replay starts plus the export's relative time.
 ///
 /// The contract's `imu` needs a magnetometer reading. The export's first reading also serves the acceleration
-/// samples recorded a moment before it. An export with no magnetometer at all (phyphox's "Acceleration with g",
+/// samples recorded up to a second before it (``PhoneFormats/PhoneRecording/initialMagnetometer(within:)``). An export with no magnetometer at all (phyphox's "Acceleration with g",
 /// a Sensor Logger export with only the accelerometer on) publishes no `imu`, so no detector on the bus could
 /// count its steps: the replay counts them itself with the bridge's detector (``StepDetection/StepDetector``) and
 /// publishes `steps` with `"source": "detector"` and a `distance`, unless the export has its own pedometer counts.
@@ -104,7 +104,8 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 metadata: ["device": "\(device)", "sensors.decoded": "\(streams)"])
         }
         var detector: StepDetector?
-        if streams.magneticField == 0 && streams.steps == 0 && streams.acceleration + streams.userAcceleration > 0 {
+        let hasAccelerationWithGravity = streams.acceleration > 0 || (streams.userAcceleration > 0 && streams.gravity > 0)
+        if streams.magneticField == 0 && streams.steps == 0 && hasAccelerationWithGravity {
             detector = StepDetector()
             context.logger.notice(
                 "the export has no magnetometer: no imu can be published (the contract's imu needs mag), so the compass gets nothing; steps are counted here from the accelerometer and published with source detector",
@@ -112,7 +113,7 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
         }
         try await context.bus.publish(messages.permissions(location: streams.location > 0))
         var published = (total: 1, imu: 0, location: 0, steps: 0, notFinite: 0)
-        var assembler = IMUAssembler(initialMagnetometer: recording.firstMagnetometer)
+        var assembler = IMUAssembler(initialMagnetometer: recording.initialMagnetometer())
         let start = clock.now
         let wall = ContinuousClock()
         var nextProgress = wall.now.advanced(by: progressInterval)
@@ -130,6 +131,15 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 flushed = true
             }
             for output in outputs {
+                if wall.now >= nextProgress {
+                    nextProgress = wall.now.advanced(by: progressInterval)
+                    context.logger.info(
+                        "replay progress",
+                        metadata: [
+                            "sensors.messages": "\(published.total)",
+                            "sensors.seconds": "\(Self.rounded(output.timestamp - first)) of \(Self.rounded(seconds))",
+                        ])
+                }
                 let deadline = start.advanced(by: .seconds((output.timestamp - first) / speed))
                 if deadline > clock.now {
                     do {
@@ -143,10 +153,9 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                     break publishing
                 }
                 if case .acceleration(let sample) = output {
-                    guard var counter = detector else { continue }
-                    let found = counter.add(time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z))
-                    detector = counter
-                    guard let last = found.last else { continue }
+                    guard let found = detector?.add(time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z)),
+                        let last = found.last, let counter = detector
+                    else { continue }
                     try await context.bus.publish(messages.detectedSteps(counter.steps, distance: counter.distance, time: last.time))
                     published.total += 1
                     published.steps += 1
@@ -163,15 +172,6 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 case .location: published.location += 1
                 case .steps: published.steps += 1
                 case .acceleration: break
-                }
-                if wall.now >= nextProgress {
-                    nextProgress = wall.now.advanced(by: progressInterval)
-                    context.logger.info(
-                        "replay progress",
-                        metadata: [
-                            "sensors.messages": "\(published.total)",
-                            "sensors.seconds": "\(Self.rounded(output.timestamp - first)) of \(Self.rounded(seconds))",
-                        ])
                 }
             }
         }

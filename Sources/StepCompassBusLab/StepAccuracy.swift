@@ -101,22 +101,26 @@ struct StepAccuracyResult: Sendable {
     var source: String
     var detected: Int
     var pedometer: Int?
-    /// Metres: the detector's distance, or for a pedometer its count times the mean detected step length.
-    var distance: Double
+    /// Metres: the detector's distance, or for a pedometer its count times the mean detected step length once the
+    /// detector has counted 10 steps (the bridge's rule; nil before).
+    var distance: Double?
     var seconds: Double
     var rate: Double
 
     var error: Int { counted - truth.steps }
     /// Whether the count is within 5 % or 2 steps, whichever is larger.
     var withinLimit: Bool { Double(abs(error)) <= max(0.05 * Double(truth.steps), 2) }
-    var distanceError: Double? { truth.distance.map { (distance - $0) / $0 } }
+    var distanceError: Double? {
+        guard let distance, let measured = truth.distance else { return nil }
+        return (distance - measured) / measured
+    }
 
     /// Assembles `recording` as the replay does and runs the detector over every acceleration sample.
     static func count(_ recording: PhoneRecording, name: String, truth: StepAccuracyTruth, stepLengthScale: Double) -> StepAccuracyResult {
         var configuration = StepDetectorConfiguration.defaults
         configuration.stepLength.scale = stepLengthScale
         var detector = StepDetector(configuration: configuration)
-        var assembler = IMUAssembler(initialMagnetometer: recording.firstMagnetometer)
+        var assembler = IMUAssembler(initialMagnetometer: recording.initialMagnetometer())
         let total = recording.hasTotalAcceleration
         var pedometer: Int?
         var accelerationTimes: (first: Double, last: Double, count: Int)?
@@ -145,14 +149,14 @@ struct StepAccuracyResult: Sendable {
         feed(assembler.flush())
         let seconds = accelerationTimes.map { $0.last - $0.first } ?? 0
         let rate = seconds > 0 ? Double((accelerationTimes?.count ?? 1) - 1) / seconds : 0
-        let meanLength = detector.steps > 0 ? detector.distance / Double(detector.steps) : 0
+        let meanLength = detector.steps >= 10 ? detector.distance / Double(detector.steps) : nil
         var result = StepAccuracyResult(
             name: name, truth: truth, counted: detector.steps, source: "detector", detected: detector.steps, pedometer: pedometer,
             distance: detector.distance, seconds: seconds, rate: rate)
         if let pedometer {
             result.counted = pedometer
             result.source = "pedometer"
-            result.distance = Double(pedometer) * meanLength
+            result.distance = meanLength.map { Double(pedometer) * $0 }
         }
         return result
     }
@@ -163,7 +167,7 @@ struct StepAccuracyResult: Sendable {
         var text =
             "\(name) (\(label.isEmpty ? "carry not given" : label)): \(Self.fixed(rate, 0)) Hz, \(Self.fixed(seconds, 1)) s; "
             + "true \(truth.steps), counted \(counted) (\(source)), error \(error >= 0 ? "+" : "")\(error) "
-            + "(\(share >= 0 ? "+" : "")\(Self.fixed(share, 1)) %)\(withinLimit ? "" : " OVER THE LIMIT"); distance \(Self.fixed(distance, 1)) m"
+            + "(\(share >= 0 ? "+" : "")\(Self.fixed(share, 1)) %)\(withinLimit ? "" : " OVER THE LIMIT"); distance \(distance.map { "\(Self.fixed($0, 1)) m" } ?? "none (under 10 detected steps)")"
         if let measured = truth.distance, let relative = distanceError {
             text += " of \(Self.fixed(measured, 1)) m measured (\(relative >= 0 ? "+" : "")\(Self.fixed(100 * relative, 1)) %)"
         }
@@ -174,12 +178,15 @@ struct StepAccuracyResult: Sendable {
     static func fixed(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
 
     var jsonLine: String {
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "recording": name, "trueSteps": truth.steps, "counted": counted, "source": source, "detected": detected,
-            "error": error, "withinLimit": withinLimit, "distance": distance, "trueDistance": truth.distance as Any,
-            "seconds": seconds, "rate": rate,
+            "error": error, "withinLimit": withinLimit, "seconds": seconds, "rate": rate,
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object.filter { !($0.value is NSNull) }, options: [.sortedKeys])) ?? Data()
+        if let distance { object["distance"] = distance }
+        if let measured = truth.distance { object["trueDistance"] = measured }
+        if let relative = distanceError { object["distanceError"] = relative }
+        if let pedometer { object["pedometer"] = pedometer }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }
@@ -192,6 +199,7 @@ struct StepAccuracyTotals: Sendable {
     var distances: [(name: String, error: Double)] = []
 
     init(_ results: [StepAccuracyResult]) {
+        counted = results.count
         for result in results {
             trueSteps += result.truth.steps
             miscounted += abs(result.error)
@@ -202,10 +210,12 @@ struct StepAccuracyTotals: Sendable {
 
     var miscountShare: Double { trueSteps > 0 ? Double(miscounted) / Double(trueSteps) : 0 }
     var distancesWithin: Bool { distances.allSatisfy { abs($0.error) <= 0.08 } }
-    var targetsMet: Bool { miscountShare <= 0.02 && overLimit.isEmpty && distancesWithin }
+    var counted = 0
+    var targetsMet: Bool { counted > 0 && miscountShare <= 0.02 && overLimit.isEmpty && distancesWithin }
 
     var summary: String {
         let fixed = StepAccuracyResult.fixed
+        guard counted > 0 else { return "no recording could be counted: targets NOT MET" }
         var lines = [
             "steps: \(miscounted) miscounted of \(trueSteps) true (\(fixed(100 * miscountShare, 1)) %, target at most 2 %): "
                 + (miscountShare <= 0.02 ? "met" : "NOT MET"),

@@ -91,6 +91,20 @@ struct IMUAssemblerTests {
         #expect(assembler.statistics.withoutMagnetometer == 0)
     }
 
+    @Test("a recording's first magnetometer reading serves the samples before it only within a second")
+    func initialMagnetometerWindow() {
+        func recording(_ samples: [PhoneSample]) -> PhoneRecording {
+            PhoneRecording(format: .sensorLogger, deviceName: nil, platform: nil, timesAreRelative: false, samples: samples)
+        }
+        let calibrated = PhoneSample(time: 0.8, reading: .magneticField(Vector3(x: 1, y: 2, z: 3), calibrated: true))
+        let raw = PhoneSample(time: 0.5, reading: .magneticField(Vector3(x: 9, y: 9, z: 9), calibrated: false))
+        #expect(recording([total(0, 9.8), raw, calibrated]).initialMagnetometer() == Vector3(x: 1, y: 2, z: 3))
+        #expect(recording([total(0, 9.8), raw]).initialMagnetometer() == Vector3(x: 9, y: 9, z: 9))
+        // A magnetometer that starts 3 s in: the first 3 s get no reading from their future.
+        #expect(recording([total(0, 9.8), mag(3.0)]).initialMagnetometer() == nil)
+        #expect(recording([total(0, 9.8)]).initialMagnetometer() == nil)
+    }
+
     @Test("a total-acceleration stream wins over user acceleration")
     func totalWins() {
         var assembler = IMUAssembler()
