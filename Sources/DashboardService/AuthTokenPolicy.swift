@@ -12,7 +12,7 @@ import ServiceRuntime
 /// Everything else (the JSON API, the event stream, the journal's photos, unknown paths) needs the token, presented
 /// in one of two ways:
 /// - `Authorization: Bearer TOKEN`: scripts, curl, anything that can set a header;
-/// - the cookie `stepcompass-token-PORT=TOKEN` (any cookie whose name starts with `stepcompass-token`, its value
+/// - the cookie `stepcompass-token-PORT=TOKEN` for the port the request was addressed to (its value
 ///   percent-encoded): what the page sets from the token it keeps in `localStorage`, because the browser sends it
 ///   by itself with the event stream (`EventSource` cannot set headers), the photos and the downloads. The port in
 ///   the name keeps the tokens of two dashboards on one host apart (cookies ignore the port).
@@ -49,7 +49,7 @@ struct AuthTokenPolicy: Sendable {
     /// - Parameters:
     ///   - host: the request's `Host` (its authority, with the port), nil when it sent none.
     ///   - headers: the request's header fields (`Authorization`, `Cookie`).
-    func decide(method: HTTPRequest.Method, path: String, host: String? = nil, headers: HTTPFields) -> Verdict {
+    func decide(method: HTTPRequest.Method, path: String, host: String?, headers: HTTPFields) -> Verdict {
         guard let token else {
             // Without a token the dashboard listens on loopback only, and only its loopback names reach it legitimately.
             // A page of another site whose name a DNS server re-points at 127.0.0.1 (DNS rebinding) is same-origin with
@@ -62,7 +62,7 @@ struct AuthTokenPolicy: Sendable {
             return .allow
         }
         guard !isOpen(method: method, path: path) else { return .allow }
-        let presented = Self.presented(headers)
+        let presented = Self.presented(headers, host: host)
         guard !presented.isEmpty else {
             return .missing(
                 "this dashboard needs its access token: send Authorization: Bearer TOKEN "
@@ -89,8 +89,10 @@ struct AuthTokenPolicy: Sendable {
         return false
     }
 
-    /// The tokens a request presents: its bearer token, and the value of every cookie named `stepcompass-token…`.
-    static func presented(_ headers: HTTPFields) -> [String] {
+    /// The tokens a request presents: its bearer token, and the value of the cookie `stepcompass-token-PORT` for the
+    /// port it was addressed to (its `Host`; 80 without one). A browser sends every cookie of a host to every port of
+    /// it: the cookie of another dashboard on the same host is not this one's, and is not compared here.
+    static func presented(_ headers: HTTPFields, host: String?) -> [String] {
         var tokens: [String] = []
         for authorization in headers[values: .authorization] {
             let parts = authorization.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
@@ -98,16 +100,26 @@ struct AuthTokenPolicy: Sendable {
                 tokens.append(parts[1].trimmingCharacters(in: .whitespaces))
             }
         }
+        let cookieName = "\(cookiePrefix)-\(port(of: host))"
         for line in headers[values: .cookie] {
             for pair in line.split(separator: ";") {
                 guard let equals = pair.firstIndex(of: "=") else { continue }
                 let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-                guard name.hasPrefix(cookiePrefix) else { continue }
+                guard name == cookieName else { continue }
                 let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
                 tokens.append(value.removingPercentEncoding ?? value)
             }
         }
         return tokens.filter { !$0.isEmpty }
+    }
+
+    /// The port of a `Host` header (`name:port`, `[v6]:port`), 80 when it names none.
+    static func port(of host: String?) -> String {
+        guard let host else { return "80" }
+        let afterBracket = host.lastIndex(of: "]").map { host[host.index(after: $0)...] } ?? Substring(host)
+        guard let colon = afterBracket.lastIndex(of: ":") else { return "80" }
+        let port = afterBracket[afterBracket.index(after: colon)...]
+        return port.isEmpty || !port.allSatisfy(\.isNumber) ? "80" : String(port)
     }
 
     /// Whether a `Host` header (`name[:port]`, `[v6]:port`) names a loopback host.

@@ -86,9 +86,14 @@ public struct DashboardConfiguration: Sendable, Hashable {
             token = value
             option = "--auth-token"
         case (nil, let path?):
-            guard let data = FileManager.default.contents(atPath: path) else {
+            // At most 4 KiB: a token is a line, and a device such as /dev/zero must not hang the start.
+            guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: 4_097) ?? Data() else {
                 let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
                 throw .invalidConfiguration("--auth-token-file \(path) \(reason)")
+            }
+            try? handle.close()
+            guard data.count <= 4_096 else {
+                throw .invalidConfiguration("--auth-token-file \(path) is larger than 4 KiB: it should hold the token alone")
             }
             guard let text = String(data: data, encoding: .utf8) else {
                 throw .invalidConfiguration("--auth-token-file \(path) is not UTF-8 text")

@@ -100,7 +100,11 @@ struct AuthTokenGuardTests {
             try expectUnauthorized(try await get(dashboard, "/api/state"), "needs its access token")
             try expectUnauthorized(try await get(dashboard, "/api/state", [("Authorization", "Bearer wrong-token-123456789")]), "is wrong")
             try expectUnauthorized(try await get(dashboard, "/api/state?token=\(Self.token)"), "needs its access token")
-            try expectUnauthorized(try await get(dashboard, "/api/state", [("Cookie", "stepcompass-token-1=not-it")]), "is wrong")
+            try expectUnauthorized(
+                try await get(dashboard, "/api/state", [("Cookie", "stepcompass-token-\(dashboard.port)=not-it-but-long-enough")]), "is wrong")
+            // The right token in another port's cookie (the browser sends a host's cookies to all its ports) is not ours.
+            try expectUnauthorized(
+                try await get(dashboard, "/api/state", [("Cookie", "stepcompass-token-1=\(Self.token)")]), "needs its access token")
             let bearer = try await get(dashboard, "/api/state", [("Authorization", "Bearer \(Self.token)")])
             #expect(bearer.status == 200)
             #expect(bearer.body.contains("\"devices\""))
@@ -135,7 +139,8 @@ struct AuthTokenGuardTests {
         try await DashboardHarness.with(bus: bus("dashboard"), configuration: Self.configuration()) { dashboard in
             try expectUnauthorized(try await get(dashboard, "/events"), "needs its access token")
             try expectUnauthorized(try await get(dashboard, "/events", [("Authorization", "Bearer \(Self.token)-not")]), "is wrong")
-            try expectUnauthorized(try await get(dashboard, "/events", [("Cookie", "stepcompass-token-80=wrong-but-long-enough")]), "is wrong")
+            try expectUnauthorized(
+                try await get(dashboard, "/events", [("Cookie", "stepcompass-token-\(dashboard.port)=wrong-but-long-enough")]), "is wrong")
             #expect(try await streamOpens(dashboard, [("Authorization", "Bearer \(Self.token)")]))
             #expect(try await streamOpens(dashboard, [("Cookie", "lang=en; stepcompass-token-\(dashboard.port)=\(Self.token)")]))
         }
@@ -271,6 +276,10 @@ struct AuthTokenGuardTests {
         let short = folder.appendingPathComponent("short").path
         try Data("short\n".utf8).write(to: URL(fileURLWithPath: short))
         #expect(failure(short).contains("--auth-token-file \(short) is too short: 5 characters, at least 16"))
+        let large = folder.appendingPathComponent("large").path
+        try Data(repeating: UInt8(ascii: "a"), count: 5_000).write(to: URL(fileURLWithPath: large))
+        #expect(failure(large) == "--auth-token-file \(large) is larger than 4 KiB: it should hold the token alone")
+        #expect(failure("/dev/zero") == "--auth-token-file /dev/zero is larger than 4 KiB: it should hold the token alone")
         if getuid() != 0 {
             let locked = folder.appendingPathComponent("locked").path
             try Data(Self.token.utf8).write(to: URL(fileURLWithPath: locked))

@@ -15,10 +15,11 @@ struct AuthTokenPolicyTests {
         return fields
     }
 
-    private func decide(_ pairs: [(String, String)] = [], method: HTTPRequest.Method = .get, path: String = "/api/state")
-        -> AuthTokenPolicy.Verdict
-    {
-        policy.decide(method: method, path: path, headers: fields(pairs))
+    /// The verdict for a request addressed to `host` (the dashboard's cookie is `stepcompass-token-8080` there).
+    private func decide(
+        _ pairs: [(String, String)] = [], method: HTTPRequest.Method = .get, path: String = "/api/state", host: String = "127.0.0.1:8080"
+    ) -> AuthTokenPolicy.Verdict {
+        policy.decide(method: method, path: path, host: host, headers: fields(pairs))
     }
 
     private static func isMissing(_ verdict: AuthTokenPolicy.Verdict) -> Bool {
@@ -35,8 +36,8 @@ struct AuthTokenPolicyTests {
     func open() {
         let none = AuthTokenPolicy(token: nil, pageFiles: Self.pageFiles)
         for (method, path) in [(HTTPRequest.Method.get, "/api/state"), (.get, "/events"), (.post, "/api/markers/refresh"), (.get, "/nope")] {
-            #expect(none.decide(method: method, path: path, headers: fields([])) == .allow)
-            #expect(none.decide(method: method, path: path, headers: fields([("Authorization", "Bearer wrong")])) == .allow)
+            #expect(none.decide(method: method, path: path, host: "127.0.0.1:8080", headers: fields([])) == .allow)
+            #expect(none.decide(method: method, path: path, host: "127.0.0.1:8080", headers: fields([("Authorization", "Bearer wrong")])) == .allow)
         }
     }
 
@@ -99,17 +100,25 @@ struct AuthTokenPolicyTests {
         #expect(decide([("Authorization", "  BEARER   \(Self.token) ")]) == .allow)
     }
 
-    @Test("The page's cookie stepcompass-token-PORT passes, among other cookies, percent-encoded or not")
+    @Test("The page's cookie stepcompass-token-PORT of the port addressed passes, among other cookies, percent-encoded or not")
     func cookie() {
         #expect(decide([("Cookie", "stepcompass-token-8080=\(Self.token)")]) == .allow)
         #expect(decide([("Cookie", "theme=dark; stepcompass-token-8080=\(Self.token); other=1")]) == .allow)
-        #expect(decide([("Cookie", "a=b"), ("Cookie", "stepcompass-token=\(Self.token)")]) == .allow)
+        #expect(decide([("Cookie", "a=b"), ("Cookie", "stepcompass-token-8080=\(Self.token)")]) == .allow)
+        #expect(decide([("Cookie", "stepcompass-token-8080=\(Self.token)")], host: "[::1]:8080") == .allow)
         let special = "p%ss;w=rd,\"x\"-0123456789"
         let encoded = AuthTokenPolicy(token: special, pageFiles: [])
         let cookie = "stepcompass-token-80=p%25ss%3Bw%3Drd%2C%22x%22-0123456789"
-        #expect(encoded.decide(method: .get, path: "/events", headers: fields([("Cookie", cookie)])) == .allow)
+        #expect(encoded.decide(method: .get, path: "/events", host: "dashboard.example", headers: fields([("Cookie", cookie)])) == .allow)
         // Another dashboard's cookie on the same host (another port, another token) does not hide the right one.
         #expect(decide([("Cookie", "stepcompass-token-9000=other-dashboards-token; stepcompass-token-8080=\(Self.token)")]) == .allow)
+        // A browser sends a host's cookies to all its ports: the right token under another port's name, or under the
+        // bare prefix, is not this dashboard's cookie.
+        #expect(Self.isMissing(decide([("Cookie", "stepcompass-token-9000=\(Self.token)")])))
+        #expect(Self.isMissing(decide([("Cookie", "stepcompass-token=\(Self.token)")])))
+        #expect(Self.isMissing(decide([("Cookie", "stepcompass-token-8080=\(Self.token)")], host: "127.0.0.1:9000")))
+        #expect(AuthTokenPolicy.port(of: "127.0.0.1:8080") == "8080" && AuthTokenPolicy.port(of: "[::1]:81") == "81")
+        #expect(AuthTokenPolicy.port(of: "[::1]") == "80" && AuthTokenPolicy.port(of: "localhost") == "80" && AuthTokenPolicy.port(of: nil) == "80")
     }
 
     @Test("No token, an empty one, another scheme or another cookie's name is missing; a wrong one is wrong")
