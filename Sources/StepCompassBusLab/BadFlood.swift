@@ -63,14 +63,8 @@ struct BadFlood: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
             throw ValidationError("no stepcompass-\(service.rawValue) at \(executablePath): build it or pass --executable")
         }
-        let broker = try await MosquittoBrokerProcess.launch(configuration: "max_queued_messages 2000000")
-        do {
-            let passed = try await measure(port: broker.port)
-            await broker.shutdown()
-            if !passed { throw ExitCode(3) }
-        } catch {
-            await broker.shutdown()
-            throw error
+        try await PrivateBroker.measure(configuration: "max_queued_messages 2000000") { broker in
+            try await measure(port: broker.port)
         }
     }
 

@@ -72,14 +72,8 @@ struct CompassLoad: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: compassPath) else {
             throw ValidationError("no stepcompass-compass at \(compassPath): build it or pass --compass")
         }
-        let broker = try await MosquittoBrokerProcess.launch(configuration: "max_queued_messages 1000000")
-        do {
-            let passed = try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path))
-            await broker.shutdown()
-            if !passed { throw ExitCode(3) }
-        } catch {
-            await broker.shutdown()
-            throw error
+        try await PrivateBroker.measure(configuration: "max_queued_messages 1000000") { broker in
+            try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path))
         }
     }
 

@@ -45,14 +45,8 @@ struct DetectorLoad: AsyncParsableCommand {
 
     func run() async throws {
         let path = BridgeUnderTest.executablePath(bridge)
-        let broker = try await MosquittoBrokerProcess.launch(configuration: "max_queued_messages 1000000")
-        do {
-            let passed = try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path), path: path)
-            await broker.shutdown()
-            if !passed { throw ExitCode(3) }
-        } catch {
-            await broker.shutdown()
-            throw error
+        try await PrivateBroker.measure(configuration: "max_queued_messages 1000000") { broker in
+            try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path), path: path)
         }
     }
 
