@@ -80,8 +80,7 @@ final class StepCounter: Sendable {
 
     /// A distance for a pedometer's count: the count times the mean detected step length, once there is one.
     func pedometerDistance(device: String, steps: Int) -> Double? {
-        guard let detector = state.withLock({ $0.devices[device]?.detector }), detector.steps >= 10 else { return nil }
-        return Double(steps) * detector.distance / Double(detector.steps)
+        state.withLock { $0.devices[device]?.detector.meanStepLength }.map { Double(steps) * $0 }
     }
 
     /// The number of devices tracked.

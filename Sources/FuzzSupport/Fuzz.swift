@@ -67,10 +67,15 @@ public enum Fuzz {
     /// A value's JSON as the contract's writers make it deterministic: sorted keys, slashes unescaped; nil when the
     /// value cannot be written (a non-finite number).
     public static func json(_ value: some Encodable) -> Data? {
+        try? encoder.encode(value)
+    }
+
+    /// One encoder for every input (a fuzzer runs on one thread; making one per call cost several per input).
+    nonisolated(unsafe) private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try? encoder.encode(value)
-    }
+        return encoder
+    }()
 
     /// What every decoded contract value must survive: written as JSON and read back with the same decoder, it gives
     /// a value that is written as the same JSON (a fixed point: the decoder reads everything the encoder writes, and

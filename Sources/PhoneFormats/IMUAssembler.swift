@@ -94,12 +94,8 @@ public struct IMUAssembler: Sendable {
                 pending.removeAll { if case .waiting = $0 { true } else { false } }
                 statistics.ignoredUserAcceleration += before - pending.count
             }
-            guard let magnetometer else {
-                statistics.withoutMagnetometer += 1
-                pending.append(.ready(.acceleration(AccelerationSample(timestamp: time, accel: total))))
-                return
-            }
-            pending.append(.ready(.imu(IMUSample(timestamp: time, accel: total, mag: magnetometer.value, gyro: gyroscope?.value))))
+            if magnetometer == nil { statistics.withoutMagnetometer += 1 }
+            pending.append(.ready(Self.output(time: time, accel: total, mag: magnetometer?.value, gyro: gyroscope?.value)))
         case .userAcceleration(let user):
             guard !usesTotalAcceleration else {
                 statistics.ignoredUserAcceleration += 1

@@ -11,6 +11,8 @@ extension PhoneRecording {
         var uncalibrated: (time: Double, value: Vector3)?
         var firstAcceleration: Double?
         for sample in samples {
+            // Samples are in time order: past the window nothing can serve any more.
+            if let start = firstAcceleration, sample.time > start + window { break }
             switch sample.reading {
             case .magneticField(let field, let isCalibrated):
                 if isCalibrated {

@@ -140,6 +140,20 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                             "sensors.seconds": "\(Self.rounded(output.timestamp - first)) of \(Self.rounded(seconds))",
                         ])
                 }
+                let message: BusMessage
+                if case .acceleration(let sample) = output {
+                    // Only a sample that completes a step publishes anything: the others are neither paced nor kept.
+                    guard let found = detector?.add(time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z)),
+                        let last = found.last, let counter = detector
+                    else { continue }
+                    message = messages.detectedSteps(counter.steps, distance: counter.distance, time: last.time)
+                } else {
+                    guard let built = messages.message(for: output) else {
+                        published.notFinite += 1
+                        continue
+                    }
+                    message = built
+                }
                 let deadline = start.advanced(by: .seconds((output.timestamp - first) / speed))
                 if deadline > clock.now {
                     do {
@@ -152,26 +166,12 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                     cancelled = true
                     break publishing
                 }
-                if case .acceleration(let sample) = output {
-                    guard let found = detector?.add(time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z)),
-                        let last = found.last, let counter = detector
-                    else { continue }
-                    try await context.bus.publish(messages.detectedSteps(counter.steps, distance: counter.distance, time: last.time))
-                    published.total += 1
-                    published.steps += 1
-                    continue
-                }
-                guard let message = messages.message(for: output) else {
-                    published.notFinite += 1
-                    continue
-                }
                 try await context.bus.publish(message)
                 published.total += 1
                 switch output {
                 case .imu: published.imu += 1
                 case .location: published.location += 1
-                case .steps: published.steps += 1
-                case .acceleration: break
+                case .steps, .acceleration: published.steps += 1
                 }
             }
         }

@@ -60,9 +60,7 @@ struct BadFlood: AsyncParsableCommand {
     var executablePath: String { BridgeUnderTest.executablePath(executable, executable: "stepcompass-\(service.rawValue)") }
 
     func run() async throws {
-        guard FileManager.default.isExecutableFile(atPath: executablePath) else {
-            throw ValidationError("no stepcompass-\(service.rawValue) at \(executablePath): build it or pass --executable")
-        }
+        try BridgeUnderTest.requireExecutable(executablePath, service: service.rawValue)
         try await PrivateBroker.measure(configuration: "max_queued_messages 2000000") { broker in
             try await measure(port: broker.port)
         }

@@ -21,15 +21,20 @@ struct BridgeUnderTest {
             .path
     }
 
+    /// Fails unless `path` is an executable: before a tool starts its broker, and again when the service starts.
+    static func requireExecutable(_ path: String, service: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ValidationError("no stepcompass-\(service) at \(path): build it or pass its path (--executable)")
+        }
+    }
+
     /// Starts the bridge with `arguments` against the broker on `port` and waits (up to 30 s) for its retained
     /// `online` status.
     static func start(
         path: String, arguments: [String], port: Int, prefix: String, label: String, service: String = "bridge",
         environment: [String: String] = [:]
     ) async throws -> BridgeUnderTest {
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw ValidationError("no stepcompass-\(service) at \(path): build it or pass its path")
-        }
+        try requireExecutable(path, service: service)
         var logger = Logger(label: label)
         logger.logLevel = .warning
         let probe = try MosquittoBus(

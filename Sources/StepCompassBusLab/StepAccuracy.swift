@@ -149,14 +149,13 @@ struct StepAccuracyResult: Sendable {
         feed(assembler.flush())
         let seconds = accelerationTimes.map { $0.last - $0.first } ?? 0
         let rate = seconds > 0 ? Double((accelerationTimes?.count ?? 1) - 1) / seconds : 0
-        let meanLength = detector.steps >= 10 ? detector.distance / Double(detector.steps) : nil
         var result = StepAccuracyResult(
             name: name, truth: truth, counted: detector.steps, source: "detector", detected: detector.steps, pedometer: pedometer,
             distance: detector.distance, seconds: seconds, rate: rate)
         if let pedometer {
             result.counted = pedometer
             result.source = "pedometer"
-            result.distance = meanLength.map { Double(pedometer) * $0 }
+            result.distance = detector.meanStepLength.map { Double(pedometer) * $0 }
         }
         return result
     }

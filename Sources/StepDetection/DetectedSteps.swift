@@ -53,6 +53,9 @@ public struct DetectedSteps: Sendable, RandomAccessCollection {
         count = keep
     }
 
+    /// Removes the oldest step.
+    mutating func removeOldest() { dropAllButLast(count - 1) }
+
     /// Removes every step.
     mutating func removeAll() { count = 0 }
 

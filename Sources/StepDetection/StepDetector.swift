@@ -28,6 +28,9 @@ public struct StepDetector: Sendable {
     public private(set) var steps: Int = 0
     /// Sum of the lengths of the counted steps, metres.
     public private(set) var distance: Double = 0
+    /// The mean length of the counted steps, metres, once at least 10 are counted (nil before): what a pedometer's
+    /// count is multiplied by to give it a distance.
+    public var meanStepLength: Double? { steps >= 10 ? distance / Double(steps) : nil }
     /// Whether a walk is confirmed (steps now count as they come).
     public private(set) var isWalking = false
 
@@ -186,7 +189,7 @@ public struct StepDetector: Sendable {
         // Keep the longest regular run of pending candidates that the new one continues: an irregular older
         // candidate (a bump before the walk) is dropped without taking the real steps after it along.
         while !pending.isEmpty && !continuesPending(at: time) {
-            pending.dropAllButLast(pending.count - 1)
+            pending.removeOldest()
         }
         // Until release, a pending candidate keeps its swing (m/s²) in `length`.
         pending.append(DetectedStep(time: time, length: swing))
@@ -244,7 +247,7 @@ public struct StepDetector: Sendable {
     /// growing swings of a walker speeding up are never dropped. At most ``DetectedSteps/capacity``² steps.
     private mutating func dropLeadingHandlingImpulses() {
         while pending.count > 1, pending[0].length > Self.handlingSwingRatio * medianPendingSwing() {
-            pending.dropAllButLast(pending.count - 1)
+            pending.removeOldest()
         }
     }
 
@@ -271,7 +274,7 @@ public struct StepDetector: Sendable {
                 largest = max(largest, pending[0].length)
             }
             if largest <= Self.swingSpreadLimit * smallest { return }
-            pending.dropAllButLast(pending.count - 1)
+            pending.removeOldest()
         }
     }
 

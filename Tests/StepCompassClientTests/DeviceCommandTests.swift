@@ -1,5 +1,6 @@
 import Foundation
 import ServiceRuntime
+import StepCompassContract
 import Testing
 
 @testable import StepCompassClient
@@ -7,6 +8,18 @@ import Testing
 @Suite("Device commands: topics, payloads, checks")
 struct DeviceCommandTests {
     private func json(_ command: DeviceCommand) -> String { String(decoding: command.payload, as: UTF8.self) }
+
+    /// The dashboard's path: a command sent with no body at all is the command `{}` (moved here from the fuzz target,
+    /// where it did not depend on the input).
+    @Test("an empty HTTP body reads as the command {} on every command topic")
+    func emptyBody() {
+        for topic in [Topics.DeviceTopic.commandBearingLock, .commandCalibrate, .commandSettings, .commandResetPosition, .commandWalk] {
+            let empty = try? DeviceCommand.decode(topic, httpBody: Data())
+            let braces = try? DeviceCommand.decode(topic, json: Data("{}".utf8))
+            #expect(empty == braces, "\(topic.rawValue)")
+        }
+        #expect((try? DeviceCommand.decode(.commandResetPosition, httpBody: Data())) != nil)
+    }
 
     @Test("each command's topic and payload follow the contract")
     func topicsAndPayloads() {
