@@ -13,18 +13,13 @@ struct PushAuthorization: Sendable {
     /// The token a request presents, from its `Authorization` header or `token` query parameter.
     static func presented(authorization: String?, query: String?) -> String? {
         if let authorization {
-            let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
-            if parts.count == 2 {
-                switch parts[0].lowercased() {
-                case "bearer": return parts[1].trimmingCharacters(in: .whitespaces)
-                case "basic":
-                    if let data = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces)),
-                        let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
-                    {
-                        return String(text[text.index(after: colon)...])
-                    }
-                default: break
-                }
+            if let token = AccessToken.bearer(from: authorization) { return token }
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "basic",
+                let data = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces)),
+                let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+            {
+                return String(text[text.index(after: colon)...])
             }
         }
         return query

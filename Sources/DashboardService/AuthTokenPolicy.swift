@@ -78,10 +78,8 @@ struct AuthTokenPolicy: Sendable {
     func isOpen(method: HTTPRequest.Method, path: String) -> Bool {
         guard method == .get || method == .head else { return false }
         if Self.openPaths.contains(path) { return true }
-        let components = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        if path.hasPrefix("/"), components.count == 1, let name = components.first, pageFiles.contains(String(name)) {
-            return true
-        }
+        // The page's files are plain names (no `/`): `/NAME` exactly.
+        if path.hasPrefix("/"), pageFiles.contains(String(path.dropFirst())) { return true }
         if path.hasPrefix(Self.vendorPrefix) {
             let rest = path.dropFirst(Self.vendorPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
             return (1...2).contains(rest.count) && rest.allSatisfy(Self.isPlainName)
@@ -94,12 +92,7 @@ struct AuthTokenPolicy: Sendable {
     /// it: the cookie of another dashboard on the same host is not this one's, and is not compared here.
     static func presented(_ headers: HTTPFields, host: String?) -> [String] {
         var tokens: [String] = []
-        for authorization in headers[values: .authorization] {
-            let parts = authorization.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                tokens.append(parts[1].trimmingCharacters(in: .whitespaces))
-            }
-        }
+        tokens += headers[values: .authorization].compactMap(AccessToken.bearer(from:))
         let cookieName = "\(cookiePrefix)-\(port(of: host))"
         for line in headers[values: .cookie] {
             for pair in line.split(separator: ";") {

@@ -46,8 +46,10 @@ public struct DashboardConfiguration: Sendable, Hashable {
         self.authTokenFile = authTokenFile
     }
 
-    /// Checks every value, naming the option that is wrong.
-    public func validate() throws(DashboardServiceError) {
+    /// Checks every value, naming the option that is wrong, and returns the access token in force (``accessToken()``,
+    /// read once here; nil: none).
+    @discardableResult
+    public func validate() throws(DashboardServiceError) -> String? {
         guard !httpHost.isEmpty else { throw .invalidConfiguration("--http-host must not be empty") }
         guard (0...65_535).contains(httpPort) else {
             throw .invalidConfiguration("--http-port must be 0...65535, got \(httpPort)")
@@ -62,11 +64,13 @@ public struct DashboardConfiguration: Sendable, Hashable {
         }
         guard !journalCacheDirectory.isEmpty else { throw .invalidConfiguration("--journal-cache-dir must not be empty") }
         try map.validate()
-        if try accessToken() == nil, !Self.isLoopback(httpHost) {
+        let token = try accessToken()
+        if token == nil, !Self.isLoopback(httpHost) {
             throw .invalidConfiguration(
                 "--http-host \(httpHost) would open the dashboard (its data and its commands) to the network without an access token; "
                     + "set --auth-token (AUTH_TOKEN) or --auth-token-file (AUTH_TOKEN_FILE), or listen on 127.0.0.1")
         }
+        return token
     }
 
     /// The access token in force: ``authToken``, or the content of ``authTokenFile`` trimmed of whitespace and line

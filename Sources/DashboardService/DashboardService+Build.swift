@@ -35,14 +35,16 @@ public func buildDashboard(
     configuration: DashboardConfiguration, runtime: BusRuntime, extra: [any Service] = [],
     onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws(DashboardServiceError) -> ServiceGroup {
-    try configuration.validate()
+    // The token is resolved (its file read) once: what was checked is what the routes require.
+    let accessToken = try configuration.validate()
     let context = runtime.context
     let files = try StaticFiles.bundled()
     let (listening, listened) = AsyncStream.makeStream(of: Int.self)
-    let service = DashboardService(configuration: configuration, context: context, listening: listening, onListening: onListening)
+    let service = DashboardService(
+        configuration: configuration, context: context, listening: listening, onListening: onListening, tokenRequired: accessToken != nil)
     let routes = DashboardRoutes(
         hub: service.hub, files: files, bus: context.bus, topics: context.topics, configuration: configuration,
-        accessToken: try configuration.accessToken(), logger: context.logger)
+        accessToken: accessToken, logger: context.logger)
     let server = DashboardServer(routes: routes, configuration: configuration, logger: context.logger, listening: listened)
     // Stopped in reverse order: the bus side closes the event streams, then the server stops, then the bus.
     return runtime.group([server, service] + extra)

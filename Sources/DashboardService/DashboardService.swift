@@ -22,6 +22,8 @@ public struct DashboardService: Service {
     let hub: DashboardHub
     private let listening: AsyncStream<Int>
     private let onListening: @Sendable (Int) async -> Void
+    /// Whether the routes require an access token (for the start-up line).
+    private let tokenRequired: Bool
 
     /// Creates the bus side of the dashboard.
     /// - Parameters:
@@ -29,10 +31,12 @@ public struct DashboardService: Service {
     ///   - context: The bus, topics, logger and error reporter.
     ///   - listening: The HTTP port, once the server is listening.
     ///   - onListening: Called with the HTTP port once the service is online.
+    ///   - tokenRequired: Whether the routes require an access token.
     init(
         configuration: DashboardConfiguration, context: BusServiceContext, listening: AsyncStream<Int>,
-        onListening: @escaping @Sendable (Int) async -> Void
+        onListening: @escaping @Sendable (Int) async -> Void, tokenRequired: Bool
     ) {
+        self.tokenRequired = tokenRequired
         self.configuration = configuration
         self.context = context
         self.hub = DashboardHub(
@@ -70,8 +74,7 @@ public struct DashboardService: Service {
                         "dashboard listening",
                         metadata: [
                             "url": "http://\(Self.displayHost(configuration.httpHost)):\(port)/",
-                            "dashboard.auth": .string(
-                                configuration.authToken != nil || configuration.authTokenFile != nil ? "token required" : "none (loopback only)"),
+                            "dashboard.auth": .string(tokenRequired ? "token required" : "none (loopback only)"),
                         ])
                     do {
                         try await context.ready()
