@@ -279,7 +279,7 @@ let package = Package(
             name: "SensorsServiceTests",
             dependencies: [
                 "SensorsService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "WalkerSimulation", "StepDetection", log,
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                configuration, .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]),
         .testTarget(
             name: "CompassServiceTests",

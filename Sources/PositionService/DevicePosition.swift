@@ -27,6 +27,9 @@ actor DevicePosition {
     private var knownHeading: Double?
     /// The timestamp of the device's last heading or steps message (its own clock).
     private var lastInputTime: Date?
+    /// The timestamp of the last steps message applied, or of the retained position restored (the device's clock):
+    /// a lower count stamped no later than it is an old message delivered again, not a new session.
+    private var lastStepsTime: Date?
     /// Counts the batches applied (moves of `stepsPerUpdate` steps).
     private let batches: Counter?
 
@@ -46,9 +49,10 @@ actor DevicePosition {
     var isLive: Bool { calculator != nil }
 
     /// Restores the device from its retained position, unless it is already live; batches it completes are
-    /// published with `timestamp` (the service's clock).
-    func restore(from state: PositionState, timestamp: Date) -> Outcome {
+    /// published with `timestamp` (the service's clock). `stateTime` is the retained message's own timestamp.
+    func restore(from state: PositionState, timestamp: Date, stateTime: Date?) -> Outcome {
         guard calculator == nil else { return .nothing }
+        lastStepsTime = stateTime
         do {
             var restored = try PositionCalculator(
                 restoring: state, currentHeading: knownHeading,
@@ -84,7 +88,15 @@ actor DevicePosition {
 
     /// Takes a cumulative step count, and the session distance the message reported (used with estimated step
     /// lengths only).
+    ///
+    /// A count lower than the last one starts a new session, unless the message is stamped no later than the last
+    /// steps message applied (or the retained position restored): then it is an old message the broker delivered
+    /// again (a broker that crashed redelivers what it had queued at its last save, some of it already handled) and
+    /// changes nothing. Read as a new session, it would add its whole count again.
     func steps(_ count: Int, distance: Double? = nil, timestamp: Date) -> Outcome {
+        if let lastStepsTime, let calculator, count < calculator.state.sessionSteps, timestamp <= lastStepsTime {
+            return .nothing
+        }
         lastInputTime = timestamp
         guard var current = calculator ?? makeCalculator() else { return .nothing }
         do {
@@ -92,6 +104,7 @@ actor DevicePosition {
             let states = try current.applySteps(count, distance: distance)
             countBatches(from: before, to: current)
             calculator = current
+            lastStepsTime = max(lastStepsTime ?? timestamp, timestamp)
             return states.isEmpty ? .nothing : .publish(states, timestamp: timestamp)
         } catch {
             return .reject("\(error)")

@@ -141,8 +141,10 @@ public actor PositionService: Service {
         do {
             switch suffix {
             case .position:
-                let state = try PositionState(decoder.decode(PositionMessage.self, from: message.payload))
-                outcome = await try tracker().restore(from: state, timestamp: context.clock.date)
+                let retained = try decoder.decode(PositionMessage.self, from: message.payload)
+                let state = try PositionState(retained)
+                let stateTime = retained.timestamp.flatMap { try? Timestamp.date($0, received: context.clock.date) }
+                outcome = await try tracker().restore(from: state, timestamp: context.clock.date, stateTime: stateTime)
                 if case .reject = outcome {
                 } else {
                     context.logger.info(

@@ -44,6 +44,13 @@ struct SensorsCommand: AsyncParsableCommand {
     var softIron: Double?
     @Flag(name: .customLong("no-figure-eight"), help: "Do not wave the phone in a figure-8 at the start.")
     var noFigureEight = false
+    @Option(help: "Walk straight along this course, degrees clockwise from true north (default: a 540 m loop in a park).")
+    var course: Double?
+    @Flag(
+        name: .customLong("exact-sensors"),
+        help: "No sensor noise, iron, hand sway, step impacts, figure-8 or GPS error: readings are exact (for tests that compare runs)."
+    )
+    var exactSensors = false
     @Option(help: "Stop after this many simulated (or, when recording, wall-clock) seconds (default: run forever).")
     var duration: Double?
     @Option(help: "Record the device's topics to FILE (JSON lines) instead of simulating.")
@@ -66,6 +73,8 @@ struct SensorsCommand: AsyncParsableCommand {
         values.set("hard.iron", hardIron)
         values.set("soft.iron", softIron)
         values.set("figure.eight", noFigureEight ? ConfigContent.bool(false) : nil)
+        values.set("course", course)
+        values.set("exact.sensors", exactSensors ? ConfigContent.bool(true) : nil)
         values.set("duration", duration)
         values.set("record", record)
         values.set("replay", replay)

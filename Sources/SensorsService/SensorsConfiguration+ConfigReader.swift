@@ -11,7 +11,9 @@ extension SensorsConfiguration {
     /// Keys (each optional): `device` (string, default `walker-1`), `devices` (int: a fleet `walker-1`...),
     /// `speed` (double, default 1), `duration` (double, simulated seconds), `seed` (int, default 1),
     /// `step.length` (double, metres), `imu.rate` (double, Hz), `start.latitude`, `start.longitude` (double,
-    /// degrees), `hard.iron` (double, µT), `soft.iron` (double), `figure.eight` (bool, default true).
+    /// degrees), `hard.iron` (double, µT), `soft.iron` (double), `figure.eight` (bool, default true), `course`
+    /// (double, degrees: a straight walk instead of the park loop), `exact.sensors` (bool: no noise, iron, sway,
+    /// impacts, figure-8 or GPS error, ``WalkerConfiguration/ideal(seed:)``, whatever the iron and figure-8 keys say).
     /// - Parameter config: The service's configuration.
     public init(config: ConfigReader) {
         var walker = WalkerConfiguration()
@@ -23,6 +25,13 @@ extension SensorsConfiguration {
         walker.hardIronMagnitude = config.number(forKey: "hard.iron", default: walker.hardIronMagnitude)
         walker.softIronDistortion = config.number(forKey: "soft.iron", default: walker.softIronDistortion)
         walker.figureEight = config.bool(forKey: "figure.eight", default: walker.figureEight)
+        if config.bool(forKey: "exact.sensors", default: false) {
+            var exact = WalkerConfiguration.ideal(seed: walker.seed)
+            (exact.stepLength, exact.imuRate) = (walker.stepLength, walker.imuRate)
+            (exact.startLatitude, exact.startLongitude) = (walker.startLatitude, walker.startLongitude)
+            walker = exact
+        }
+        if let course = config.number(forKey: "course") { walker.route = .straight(heading: course) }
         let device = config.string(forKey: "device", default: Self.defaults.devices[0])
         self.init(
             devices: config.int(forKey: "devices").map(Self.fleet) ?? [device], walker: walker,

@@ -59,7 +59,7 @@ struct WalkerPublisher<C: Clock>: Sendable where C.Duration == Duration {
             "walker stopped",
             metadata: [
                 "device": "\(device)", "sensors.t": "\(simulated)", "sensors.steps": "\(simulator.steps)",
-                "sensors.distance": "\(simulator.distanceWalked)",
+                "sensors.distance": "\(simulator.distanceWalked)", "sensors.messages": "\(published)",
             ])
     }
 }

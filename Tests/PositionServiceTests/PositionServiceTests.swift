@@ -82,6 +82,41 @@ struct PositionServiceTests {
         await service.stop()
     }
 
+    @Test("a lower count stamped no later than the last one is an old message delivered again, not a new session")
+    func staleRedelivery() async throws {
+        let fixture = try await InMemoryFixture()
+        let service = try await RunningPositionService.start(on: fixture.serviceBus())
+        try await fixture.probe.publish("stepcompass/r1/heading", #"{"heading": 0}"#, qos: .atMostOnce)
+        try await fixture.probe.publish("stepcompass/r1/steps", #"{"steps": 15, "timestamp": "2026-11-22T10:00:10.000Z"}"#)
+        try await fixture.probe.publish("stepcompass/r1/steps", #"{"steps": 18, "timestamp": "2026-11-22T10:00:12.000Z"}"#)
+        // A broker restored from an older save sends these again: older (and equal) stamps, lower counts.
+        try await fixture.probe.publish("stepcompass/r1/steps", #"{"steps": 15, "timestamp": "2026-11-22T10:00:10.000Z"}"#)
+        try await fixture.probe.publish("stepcompass/r1/steps", #"{"steps": 17, "timestamp": "2026-11-22T10:00:12.000Z"}"#)
+        // A later stamp with a lower count is a new session.
+        try await fixture.probe.publish("stepcompass/r1/steps", #"{"steps": 2, "timestamp": "2026-11-22T10:00:13.000Z"}"#)
+        let positions = try await fixture.positions(3)
+        #expect(positions.map(\.steps) == [15, 18, 20])
+        #expect(positions.last?.sessionSteps == 2)
+        await service.stop()
+    }
+
+    @Test("after a restart, a redelivered lower count older than the retained position changes nothing")
+    func staleAfterRestore() async throws {
+        let fixture = try await InMemoryFixture()
+        let state =
+            #"{"timestamp": "2026-11-22T10:05:00.000Z", "x": 30, "y": 0, "steps": 40, "sessionSteps": 40, "distance": 30, "heading": 0, "updates": 4}"#
+        try await fixture.probe.publish("stepcompass/r2/position", state, retain: true)
+        _ = try await fixture.positions(1)
+        try await fixture.probe.publish("stepcompass/r2/heading", #"{"heading": 0}"#, qos: .atMostOnce, retain: true)
+        let service = try await RunningPositionService.start(on: fixture.serviceBus())
+        try await fixture.probe.publish("stepcompass/r2/steps", #"{"steps": 31, "timestamp": "2026-11-22T10:04:50.000Z"}"#)
+        try await fixture.probe.publish("stepcompass/r2/steps", #"{"steps": 41, "timestamp": "2026-11-22T10:05:01.000Z"}"#)
+        let positions = try await fixture.positions(1)
+        #expect(positions.map(\.steps) == [41])
+        #expect(positions.last?.updates == 4)
+        await service.stop()
+    }
+
     @Test("a batch due before any heading waits for the first heading")
     func batchWaitsForHeading() async throws {
         let fixture = try await InMemoryFixture()
