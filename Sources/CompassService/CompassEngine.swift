@@ -111,7 +111,9 @@ actor CompassEngine {
             if try self.device(device).restoreLock(input) { restored.locks += 1 }
         case .heading:
             let input = try decoder.decode(HeadingMessage.self, from: message.payload)
-            if try self.device(device).restoreNorth(input) { restored.settings += 1 }
+            let compass = try self.device(device)
+            if try compass.restoreNorth(input) { restored.settings += 1 }
+            compass.restoreReference(input)
         default:
             throw InputError("the compass service does not restore '\(topic.rawValue)' topics")
         }

@@ -35,4 +35,13 @@ extension DeviceCompass {
         north = reference
         return true
     }
+
+    /// Takes a retained heading as the reference of the dead band, as the bearing lock's retained message is: a
+    /// restarted service publishes a heading again only when it differs from the retained one (past the dead band, or
+    /// in status, north, calibration, interference or declination). Without it, the restarted filter's first heading,
+    /// a hair from the retained one, was published, and the position service moved on it.
+    func restoreReference(_ message: HeadingMessage) {
+        guard publishedSummary == nil else { return }
+        publishedSummary = HeadingSummary(message)
+    }
 }

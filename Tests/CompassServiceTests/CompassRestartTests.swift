@@ -70,6 +70,26 @@ struct CompassRestartTests {
         }
     }
 
+    @Test("a restarted service publishes a heading again only past the dead band of the retained one")
+    func retainedHeadingIsTheReference() async throws {
+        let harness = CompassTestHarness()
+        let start = CompassTestHarness.start
+        try await harness.withService(Self.configuration) { harness in
+            try await harness.locate("walker")
+            try await Self.point(harness, "walker", heading: 100, at: start)
+            #expect(abs((harness.heading("walker")?.heading ?? .nan) - 100) < 0.05)
+        }
+        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
+            try await harness.locate("walker")
+            // 0.2° from the retained heading, inside the 0.5° dead band: the retained message stays.
+            try await Self.point(harness, "walker", heading: 100.2, at: start.addingTimeInterval(2))
+            let kept = try #require(harness.heading("walker"))
+            #expect(abs((kept.heading ?? .nan) - 100) < 0.05, "a heading inside the dead band was published: \(kept.heading ?? .nan)")
+            try await Self.point(harness, "walker", heading: 101, at: start.addingTimeInterval(3))
+            #expect(abs((harness.heading("walker")?.heading ?? .nan) - 101) < 0.05)
+        }
+    }
+
     @Test("a magnetic north forced by a missing location is not taken for the device's setting")
     func magneticWithoutLocationIsNotASetting() async throws {
         let harness = CompassTestHarness()
