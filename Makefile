@@ -87,15 +87,15 @@ benchmark: release
 	.build/release/stepcompass-buslab markers-bench
 	STEPCOMPASS_BENCHMARKS=1 $(SWIFT) package --scratch-path .build-benchmarks benchmark
 
-# libFuzzer on every decoder of outside bytes (Sources/Fuzz*, with AddressSanitizer, in .build-fuzz; see
-# scripts/fuzz.sh): `make fuzz` runs each target for 1,000,000 executions, `make fuzz-ci` for 20 s each. Either fails
-# on a crash, a broken property, a leak, a hang or an input slower than 100 ms, naming the input it saved.
 # The chaos run (stepcompass-buslab chaos; see the README): a fleet of 20 walkers at 10x, walked once clean and once
 # while services are SIGKILLed and the broker restarted, compared exactly. CHAOS_ARGS adds options (--seed N to replay).
 .PHONY: chaos
 chaos: build
 	.build/debug/stepcompass-buslab chaos $(CHAOS_ARGS)
 
+# libFuzzer on every decoder of outside bytes (Sources/Fuzz*, with AddressSanitizer, in .build-fuzz; see
+# scripts/fuzz.sh): `make fuzz` runs each target for 1,000,000 executions, `make fuzz-ci` for 20 s each. Either fails
+# on a crash, a broken property, a leak, a hang or an input slower than 100 ms, naming the input it saved.
 .PHONY: fuzz fuzz-ci
 fuzz:
 	SWIFT=$(SWIFT) scripts/fuzz.sh --runs 1000000

@@ -236,7 +236,7 @@ let package = Package(
             name: "StepCompassBusLab",
             dependencies: [
                 "Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", "MarkerKit",
-                "WalkerSimulation", "StepCompassTesting", "PhoneFormats", "SensorsService", argumentParser, log,
+                "WalkerSimulation", "StepCompassTesting", "PhoneFormats", "SensorsService", "StepCompassClient", argumentParser, log,
             ],
             path: "Sources/StepCompassBusLab"
         ),

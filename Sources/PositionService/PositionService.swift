@@ -143,8 +143,8 @@ public actor PositionService: Service {
             case .position:
                 let retained = try decoder.decode(PositionMessage.self, from: message.payload)
                 let state = try PositionState(retained)
-                let stateTime = retained.timestamp.flatMap { try? Timestamp.date($0, received: context.clock.date) }
-                outcome = await try tracker().restore(from: state, timestamp: context.clock.date, stateTime: stateTime)
+                outcome = await try tracker().restore(
+                    from: state, timestamp: context.clock.date, stateTime: retained.timestamp.flatMap(Timestamp.parse))
                 if case .reject = outcome {
                 } else {
                     context.logger.info(

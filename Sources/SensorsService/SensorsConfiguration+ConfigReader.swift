@@ -25,12 +25,7 @@ extension SensorsConfiguration {
         walker.hardIronMagnitude = config.number(forKey: "hard.iron", default: walker.hardIronMagnitude)
         walker.softIronDistortion = config.number(forKey: "soft.iron", default: walker.softIronDistortion)
         walker.figureEight = config.bool(forKey: "figure.eight", default: walker.figureEight)
-        if config.bool(forKey: "exact.sensors", default: false) {
-            var exact = WalkerConfiguration.ideal(seed: walker.seed)
-            (exact.stepLength, exact.imuRate) = (walker.stepLength, walker.imuRate)
-            (exact.startLatitude, exact.startLongitude) = (walker.startLatitude, walker.startLongitude)
-            walker = exact
-        }
+        if config.bool(forKey: "exact.sensors", default: false) { walker.makeExact() }
         if let course = config.number(forKey: "course") { walker.route = .straight(heading: course) }
         let device = config.string(forKey: "device", default: Self.defaults.devices[0])
         self.init(

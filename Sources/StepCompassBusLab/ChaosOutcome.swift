@@ -1,4 +1,5 @@
 import Foundation
+import StepCompassContract
 
 /// What a chaos run left behind, read back from the bus the way a user would: every device's retained `position`, its
 /// step history total (the activity service's `activity/history`), its journal walk's photo points (`journal/walks`),
@@ -11,11 +12,10 @@ struct ChaosOutcome: Sendable {
         let steps: Int
         let updates: Int
 
-        init?(json: [String: Any]) {
-            guard let x = (json["x"] as? NSNumber)?.doubleValue, let y = (json["y"] as? NSNumber)?.doubleValue,
-                let steps = (json["steps"] as? NSNumber)?.intValue, let updates = (json["updates"] as? NSNumber)?.intValue
-            else { return nil }
-            (self.x, self.y, self.steps, self.updates) = (x, y, steps, updates)
+        /// Nil for a message without its steps or updates.
+        init?(_ message: PositionMessage) {
+            guard let steps = message.steps, let updates = message.updates else { return nil }
+            (x, y, self.steps, self.updates) = (message.x, message.y, steps, updates)
         }
 
         var description: String { "x \(x), y \(y), steps \(steps), updates \(updates)" }

@@ -3,6 +3,8 @@ import BusTesting
 import Foundation
 import Logging
 import MosquittoBus
+import StepCompassClient
+import StepCompassContract
 import Synchronization
 import WalkerSimulation
 
@@ -24,6 +26,7 @@ struct ChaosRun {
 
     /// The services the driver may kill (every long-running one but the walker).
     static let services = ["compass", "position", "activity", "journal", "bridge", "markers", "dashboard"]
+    static let topics = Topics()
     var deviceIDs: [String] { (1...devices).map { "walker-\($0)" } }
 
     /// What the observer has seen: the services' states and every device's last step count and position.
@@ -31,6 +34,12 @@ struct ChaosRun {
         let states = Mutex<[String: String]>([:])
         let steps = Mutex<[String: Int]>([:])
         let positionSteps = Mutex<[String: Int]>([:])
+
+        /// The services not online, with their last state.
+        func offline() -> [String] {
+            let states = states.withLock { $0 }
+            return ChaosRun.services.filter { states[$0] != "online" }.map { "\($0) \(states[$0] ?? "unknown")" }
+        }
     }
 
     func run(progress: (String) -> Void) async throws -> (ChaosOutcome, [String]) {
@@ -91,11 +100,7 @@ struct ChaosRun {
         for service in Self.services { try await stack.start(service) }
         try await waitUntil(
             "every service online", timeout: .seconds(60), stack: stack,
-            missing: { Self.services.filter { seen.states.withLock { $0 }[$0] != "online" }.joined(separator: ", ") },
-            until: {
-                let states = seen.states.withLock { $0 }
-                return Self.services.allSatisfy { states[$0] == "online" }
-            })
+            missing: { seen.offline().joined(separator: ", ") }, until: { seen.offline().isEmpty })
         try await startJournalWalks(observer)
         progress("\(label): \(Self.services.count) services online, \(devices) journal walks started; walking \(duration) s at \(speed)x")
 
@@ -129,18 +134,15 @@ struct ChaosRun {
         try await waitUntil(
             "every service online and every position at the walker's step count", timeout: .seconds(120), stack: stack,
             missing: {
-                let states = seen.states.withLock { $0 }
                 let positions = seen.positionSteps.withLock { $0 }
-                let offline = Self.services.filter { states[$0] != "online" }.map { "\($0) \(states[$0] ?? "unknown")" }
                 let behind = finalSteps.sorted { $0.key < $1.key }.filter { positions[$0.key] != $0.value }.map {
                     "\($0.key) position at \(positions[$0.key].map(String.init) ?? "none") of \($0.value) steps"
                 }
-                return (offline + behind).joined(separator: "; ")
+                return (seen.offline() + behind).joined(separator: "; ")
             },
             until: {
-                let states = seen.states.withLock { $0 }
                 let positions = seen.positionSteps.withLock { $0 }
-                return Self.services.allSatisfy { states[$0] == "online" } && finalSteps.allSatisfy { positions[$0.key] == $0.value }
+                return seen.offline().isEmpty && finalSteps.allSatisfy { positions[$0.key] == $0.value }
             })
         outcome.positions = try await retainedPositions(port: port)
         outcome.historyTotals = try await historyTotals(observer, expected: outcome.finalSteps)
@@ -180,32 +182,35 @@ struct ChaosRun {
     /// Follows the services' states, the devices' step counts and their positions (the observer resubscribes after
     /// each broker restart).
     private func watch(_ observer: MosquittoBus, seen: Seen) async throws -> Task<Void, Never> {
-        let status = try await observer.subscribe(to: try TopicFilter("stepcompass/services/+/status"), qos: .atLeastOnce)
-        let steps = try await observer.subscribe(to: try TopicFilter("stepcompass/+/steps"), qos: .atLeastOnce)
-        let positions = try await observer.subscribe(to: try TopicFilter("stepcompass/+/position"), qos: .atLeastOnce)
-        func field(_ message: BusMessage, _ key: String) -> Any? {
-            (try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any])?[key]
-        }
+        let topics = Self.topics
+        let status = try await observer.subscribe(to: try TopicFilter(topics.serviceStatus("+")), qos: .atLeastOnce)
+        let steps = try await observer.subscribe(to: try TopicFilter(topics.allDevices(.steps)), qos: .atLeastOnce)
+        let positions = try await observer.subscribe(to: try TopicFilter(topics.allDevices(.position)), qos: .atLeastOnce)
         return Task {
+            let decoder = JSONDecoder()
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await message in status {
-                        let service = message.topic.split(separator: "/")[2]
-                        if let state = field(message, "state") as? String { seen.states.withLock { $0[String(service)] = state } }
-                    }
-                }
-                group.addTask {
-                    for await message in steps {
-                        let device = String(message.topic.split(separator: "/")[1])
-                        if let count = (field(message, "steps") as? NSNumber)?.intValue {
-                            seen.steps.withLock { $0[device] = max($0[device] ?? 0, count) }
+                        if let status = try? decoder.decode(ServiceStatus.self, from: message.payload) {
+                            seen.states.withLock { $0[status.service] = status.state.rawValue }
                         }
                     }
                 }
                 group.addTask {
+                    let payloads = PayloadDecoder()
+                    for await message in steps {
+                        guard let device = topics.parseDeviceTopic(message.topic)?.device,
+                            let count = try? StepsMessage.decode(message.payload, using: payloads).count()
+                        else { continue }
+                        seen.steps.withLock { $0[device] = max($0[device] ?? 0, Int(count)) }
+                    }
+                }
+                group.addTask {
                     for await message in positions {
-                        let device = String(message.topic.split(separator: "/")[1])
-                        if let count = (field(message, "steps") as? NSNumber)?.intValue { seen.positionSteps.withLock { $0[device] = count } }
+                        guard let device = topics.parseDeviceTopic(message.topic)?.device,
+                            let count = (try? decoder.decode(PositionMessage.self, from: message.payload))?.steps
+                        else { continue }
+                        seen.positionSteps.withLock { $0[device] = count }
                     }
                 }
             }
@@ -229,19 +234,19 @@ struct ChaosRun {
 
     /// Gives every device its location permission and starts its journal walk; waits until the journal says so.
     private func startJournalWalks(_ observer: MosquittoBus) async throws {
-        let journals = try await observer.subscribe(to: try TopicFilter("stepcompass/+/journal"), qos: .atLeastOnce)
+        let journals = try await observer.subscribe(to: try TopicFilter(Self.topics.allDevices(.journal)), qos: .atLeastOnce)
         defer { Task { try? await observer.unsubscribe(journals) } }
         for device in deviceIDs {
             try await observer.publish(
                 BusMessage(
-                    topic: "stepcompass/\(device)/permissions", text: #"{"motion":"authorized","location":"authorized"}"#,
+                    topic: Self.topics.device(device, .permissions), text: #"{"motion":"authorized","location":"authorized"}"#,
                     qos: .atLeastOnce, retain: true))
-            try await observer.publish(BusMessage(topic: "stepcompass/\(device)/cmd/walk", text: #"{"action":"start"}"#, qos: .atLeastOnce))
+            try await observer.publish(BusMessage(topic: Self.topics.device(device, .commandWalk), text: #"{"action":"start"}"#, qos: .atLeastOnce))
         }
         var walking = Set<String>()
         let deadline = ContinuousClock.now + .seconds(60)
         while walking.count < devices, let message = await journals.next(before: deadline) {
-            if message.text.contains(#""walk":{"#) { walking.insert(String(message.topic.split(separator: "/")[1])) }
+            if message.text.contains(#""walk":{"#), let device = Self.topics.parseDeviceTopic(message.topic)?.device { walking.insert(device) }
         }
         guard walking.count == devices else { throw Failure(description: "only \(walking.count) of \(devices) journal walks started within 60 s") }
     }
@@ -249,49 +254,31 @@ struct ChaosRun {
     /// Every device's retained position, read by a new client.
     private func retainedPositions(port: Int) async throws -> [String: ChaosOutcome.Position] {
         let reader = try await Self.client(port: port, id: "chaos-reader-\(label)")
-        let subscription = try await reader.subscribe(to: try TopicFilter("stepcompass/+/position"), qos: .atLeastOnce)
+        let subscription = try await reader.subscribe(to: try TopicFilter(Self.topics.allDevices(.position)), qos: .atLeastOnce)
         var positions: [String: ChaosOutcome.Position] = [:]
         while positions.count < devices, let message = await subscription.next(timeout: .seconds(5)) {
-            guard let json = try? JSONSerialization.jsonObject(with: message.payload) as? [String: Any],
-                let position = ChaosOutcome.Position(json: json)
+            guard let device = Self.topics.parseDeviceTopic(message.topic)?.device,
+                let position = (try? JSONDecoder().decode(PositionMessage.self, from: message.payload)).flatMap(ChaosOutcome.Position.init)
             else { continue }
-            positions[String(message.topic.split(separator: "/")[1])] = position
+            positions[device] = position
         }
         await reader.disconnect()
         return positions
-    }
-
-    /// Sends a request with a reply topic and correlation id, and returns the matching reply.
-    private func request(_ observer: MosquittoBus, topic: String, _ body: [String: Any]) async throws -> [String: Any]? {
-        let replyTo = "chaos/\(label)/replies/\(UUID().uuidString.prefix(8))"
-        let replies = try await observer.subscribe(to: try TopicFilter(replyTo), qos: .atLeastOnce)
-        defer { Task { try? await observer.unsubscribe(replies) } }
-        var body = body
-        body["replyTo"] = replyTo
-        body["correlationId"] = UUID().uuidString
-        try await observer.publish(
-            BusMessage(topic: topic, payload: try JSONSerialization.data(withJSONObject: body), qos: .atLeastOnce))
-        guard let reply = await replies.next(timeout: .seconds(15)) else { return nil }
-        return try? JSONSerialization.jsonObject(with: reply.payload) as? [String: Any]
     }
 
     /// Every device's step history total (the sum of its day buckets), asked again for up to 30 s while it is not
     /// yet the walker's count (the service writes in batches).
     private func historyTotals(_ observer: MosquittoBus, expected: [String: Int]) async throws -> [String: Int64] {
         let start = WalkerConfiguration().startDate
-        let formatter = ISO8601DateFormatter()
+        let requester = HistoryRequester(bus: observer, topics: Self.topics, timeout: .seconds(15))
         var totals: [String: Int64] = [:]
         for device in deviceIDs {
+            let query = try HistoryQuery(
+                device: device, from: start.addingTimeInterval(-86_400), to: start.addingTimeInterval(2 * 86_400), granularity: .day)
             let deadline = ContinuousClock.now + .seconds(30)
             repeat {
-                let reply = try await request(
-                    observer, topic: "stepcompass/activity/history",
-                    [
-                        "device": device, "from": formatter.string(from: start.addingTimeInterval(-86_400)),
-                        "to": formatter.string(from: start.addingTimeInterval(2 * 86_400)), "granularity": "day",
-                    ])
-                if let buckets = reply?["buckets"] as? [[String: Any]] {
-                    totals[device] = buckets.reduce(Int64(0)) { $0 + (($1["steps"] as? NSNumber)?.int64Value ?? 0) }
+                if let buckets = try? await requester.send(query).buckets() {
+                    totals[device] = buckets.reduce(0) { $0 + $1.steps }
                 }
                 if totals[device] == expected[device].map(Int64.init) { break }
                 try await Task.sleep(for: .milliseconds(500))
@@ -302,16 +289,13 @@ struct ChaosRun {
 
     /// Every device's journal walk: its photo points and their photo ids.
     private func journalWalks(_ observer: MosquittoBus) async throws -> [String: ChaosOutcome.JournalWalk] {
+        let requester = JournalRequester(bus: observer, topics: Self.topics, timeout: .seconds(15))
         var journals: [String: ChaosOutcome.JournalWalk] = [:]
         for device in deviceIDs {
-            guard let listed = try await request(observer, topic: "stepcompass/journal/walks", ["device": device]),
-                let id = (listed["walks"] as? [[String: Any]])?.first?["id"] as? String,
-                let walk = try await request(observer, topic: "stepcompass/journal/walks", ["device": device, "walk": id]),
-                let points = walk["points"] as? [[String: Any]]
+            guard let walk = try? await requester.walks(of: device).walks().first,
+                let points = try? await requester.points(of: walk.id, device: device)
             else { continue }
-            journals[device] = ChaosOutcome.JournalWalk(
-                points: points.compactMap { ($0["point"] as? NSNumber)?.intValue },
-                photos: points.map { ($0["photo"] as? [String: Any])?["id"] as? String })
+            journals[device] = ChaosOutcome.JournalWalk(points: points.map(\.point), photos: points.map { $0.photo?.id })
         }
         return journals
     }

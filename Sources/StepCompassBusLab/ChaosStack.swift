@@ -1,5 +1,6 @@
 import BusTesting
 import Foundation
+import StepCompassContract
 
 /// One chaos run's stack: a private mosquitto with persistence (the project's broker settings), the photo stand-in, and
 /// every long-running service but the walker as its own process, each with its data in one folder. The driver kills
@@ -46,10 +47,7 @@ actor ChaosStack {
 
     /// Notes `text` in the run's log, with the seconds since the stack started.
     func note(_ text: String) {
-        let seconds =
-            Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-            + Double((ContinuousClock.now - started).components.seconds)
-        events.append(String(format: "[%8.3f s] %@", seconds, text))
+        events.append(String(format: "[%8.3f s] %@", (ContinuousClock.now - started).inSeconds, text))
     }
 
     /// The environment every process of the stack gets: the broker, a stable client id, `info` logs.

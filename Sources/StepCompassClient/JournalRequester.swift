@@ -66,6 +66,21 @@ public struct JournalRequester: Sendable {
         }
     }
 
+    /// A walk's photo points, in order.
+    /// - Throws: ``StepCompassClientError`` for a bad device or walk id, no reply, an unreadable reply or an error
+    ///   reply (with the journal's message).
+    public func points(of walk: String, device: String) async throws -> [JournalPhotoPoint] {
+        try Self.validate(device: device)
+        try Self.validate(walk: walk)
+        let payload = try await send(WalksRequest(device: device, walk: walk))
+        guard let reply = try? JSONDecoder().decode(WalksReply.self, from: payload), reply.error != nil || reply.points != nil else {
+            throw StepCompassClientError(
+                .unreadableReply, "the journal's reply is not a walk: \(String(decoding: payload.prefix(200), as: UTF8.self))")
+        }
+        if let error = reply.error { throw error.error(from: .journal) }
+        return reply.points ?? []
+    }
+
     private static func validate(device: String) throws(StepCompassClientError) {
         do { try DeviceID.validate(device) } catch { throw .invalidInput("--device: \(error.message)") }
     }

@@ -122,17 +122,22 @@ public struct WalkerConfiguration: Sendable, Hashable {
     public static func ideal(seed: UInt64 = 1) -> WalkerConfiguration {
         var configuration = WalkerConfiguration()
         configuration.seed = seed
-        configuration.handSway = 0
-        configuration.figureEight = false
-        configuration.stepImpactAmplitude = 0
-        configuration.accelerometerNoise = 0
-        configuration.gyroscopeNoise = 0
-        configuration.magnetometerNoise = 0
-        configuration.hardIronMagnitude = 0
-        configuration.softIronDistortion = 0
-        configuration.gpsHorizontalError = 0
-        configuration.gpsVerticalError = 0
+        configuration.makeExact()
         return configuration
+    }
+
+    /// Turns off what ``ideal(seed:)`` turns off, keeping everything else (the walk, the gait, the rates).
+    public mutating func makeExact() {
+        handSway = 0
+        figureEight = false
+        stepImpactAmplitude = 0
+        accelerometerNoise = 0
+        gyroscopeNoise = 0
+        magnetometerNoise = 0
+        hardIronMagnitude = 0
+        softIronDistortion = 0
+        gpsHorizontalError = 0
+        gpsVerticalError = 0
     }
 
     func validate() throws {

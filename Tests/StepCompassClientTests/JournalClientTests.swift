@@ -57,6 +57,28 @@ struct JournalClientTests {
         #expect(body["correlationId"] is String)
     }
 
+    @Test("points asks for one walk and returns its photo points in order; an error reply is an error")
+    func points() async throws {
+        let pair = InMemoryPair()
+        let seen = Transcript()
+        let journal = try await fakeJournal(pair, seen: seen) { body in
+            guard body["walk"] as? String == "a1" else { return #"{"error":{"code":"notFound","message":"no walk b2"}}"# }
+            return
+                #"{"device":"phone-1","walk":{"id":"a1","name":null,"started":"2026-11-23T07:30:00.000Z","stopped":null,"distance":210,"routePoints":20,"points":2,"photos":1},"route":[],"points":["#
+                + #"{"walk":"a1","point":1,"distance":100,"status":"found","photo":{"id":"wikimedia:7"}},"#
+                + #"{"walk":"a1","point":2,"distance":200,"status":"none"}]}"#
+        }
+        defer { journal.cancel() }
+        let requester = JournalRequester(bus: pair.client, topics: pair.topics)
+        let points = try await requester.points(of: "a1", device: "phone-1")
+        #expect(points.map(\.point) == [1, 2])
+        #expect(points.map { $0.photo?.id } == ["wikimedia:7", nil])
+        let request = try #require(seen.all.first)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any])
+        #expect(body["walk"] as? String == "a1" && body["format"] == nil)
+        await #expect(throws: StepCompassClientError.self) { try await requester.points(of: "b2", device: "phone-1") }
+    }
+
     @Test("no walks yet: a note; an error reply is an error with the journal's words")
     func emptyAndErrorList() throws {
         let empty = try WalkList(payload: Data(#"{"device":"phone-1","walks":[]}"#.utf8))
