@@ -236,7 +236,8 @@ let package = Package(
             name: "StepCompassBusLab",
             dependencies: [
                 "Bus", "MosquittoBus", "BusTesting", "StepDetection", "StepCompassContract", "ActivityStore", "ActivityKit", "MarkerKit",
-                "WalkerSimulation", "StepCompassTesting", "PhoneFormats", "SensorsService", "StepCompassClient", argumentParser, log,
+                "WalkerSimulation", "StepCompassTesting", "PhoneFormats", "SensorsService", "StepCompassClient", "ServiceRuntime", argumentParser,
+                log,
             ],
             path: "Sources/StepCompassBusLab"
         ),

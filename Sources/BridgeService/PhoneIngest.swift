@@ -163,7 +163,7 @@ actor PhoneIngest {
                 // directly (the same per-device detector as for the device's `imu`).
                 guard configuration.detectSteps else { continue }
                 if let message = steps.sample(
-                    device: device, time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z))
+                    device: device, time: sample.timestamp, acceleration: sample.accel.simd)
                 {
                     try await bus.publish(message)
                 }

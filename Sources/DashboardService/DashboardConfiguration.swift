@@ -47,7 +47,7 @@ public struct DashboardConfiguration: Sendable, Hashable {
     }
 
     /// Checks every value, naming the option that is wrong, and returns the access token in force (``accessToken()``,
-    /// read once here; nil: none).
+    /// its file read each time; nil: none).
     @discardableResult
     public func validate() throws(DashboardServiceError) -> String? {
         guard !httpHost.isEmpty else { throw .invalidConfiguration("--http-host must not be empty") }

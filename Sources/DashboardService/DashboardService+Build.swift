@@ -35,7 +35,7 @@ public func buildDashboard(
     configuration: DashboardConfiguration, runtime: BusRuntime, extra: [any Service] = [],
     onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws(DashboardServiceError) -> ServiceGroup {
-    // The token is resolved (its file read) once: what was checked is what the routes require.
+    // The token the routes require is the one this check resolved (the configuration reader validated it too).
     let accessToken = try configuration.validate()
     let context = runtime.context
     let files = try StaticFiles.bundled()

@@ -14,8 +14,8 @@ public enum ContractPayloads {
     /// The contract's message of an IMU sample.
     static func imuMessage(_ sample: IMUSample, timeOffset: Double = 0) -> IMUPayload {
         IMUPayload(
-            timestamp: timestamp(sample.timestamp + timeOffset), accel: vector(sample.accel), mag: vector(sample.mag),
-            gyro: sample.gyro.map(vector))
+            timestamp: timestamp(sample.timestamp + timeOffset), accel: sample.accel.simd, mag: sample.mag.simd,
+            gyro: sample.gyro.map(\.simd))
     }
 
     /// `{"timestamp", "latitude", "longitude", ...}` with the optional fields that are known.
@@ -41,10 +41,6 @@ public enum ContractPayloads {
     /// motion access; location access shows once it sends a fix.
     public static func permissions(location: Bool) -> String {
         PermissionsMessage(motion: "authorized", location: location ? "authorized" : "notDetermined").json
-    }
-
-    private static func vector(_ value: Vector3) -> SIMD3<Double> {
-        SIMD3(value.x, value.y, value.z)
     }
 
     private static func timestamp(_ seconds: Double) -> String {

@@ -21,6 +21,9 @@ public struct Vector3: Sendable, Hashable, Codable {
     /// The components as `[x, y, z]`, the shape the contract publishes.
     public var array: [Double] { [x, y, z] }
 
+    /// The components as a `SIMD3`, what the step detector and the contract's payloads take.
+    public var simd: SIMD3<Double> { SIMD3(x, y, z) }
+
     /// The Euclidean length.
     public var magnitude: Double { (x * x + y * y + z * z).squareRoot() }
 

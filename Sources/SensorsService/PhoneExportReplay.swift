@@ -143,7 +143,7 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 let message: BusMessage
                 if case .acceleration(let sample) = output {
                     // Only a sample that completes a step publishes anything: the others are neither paced nor kept.
-                    guard let found = detector?.add(time: sample.timestamp, acceleration: SIMD3(sample.accel.x, sample.accel.y, sample.accel.z)),
+                    guard let found = detector?.add(time: sample.timestamp, acceleration: sample.accel.simd),
                         let last = found.last, let counter = detector
                     else { continue }
                     message = messages.detectedSteps(counter.steps, distance: counter.distance, time: last.time)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Bus
 import BusTesting
 import Foundation
+import ServiceRuntime
 import StepCompassContract
 import StepCompassTesting
 
@@ -184,10 +185,11 @@ struct BadFlood: AsyncParsableCommand {
         let late = probeResults.filter { ($0.latency ?? .infinity) > self.target }
         let floodSeconds = max(1e-9, floodEnd - floodStart)
         let reportsInFlood = tally.count - reportsBefore
-        // The bucket allows 20 at once and 10 a second: over the reports' own span, at most 20 + 10 × span (one
-        // more for the span's rounding).
+        // The bucket allows a burst, then so many a second: over the reports' own span, at most burst + rate × span
+        // (one more for the span's rounding).
         let span = max(0, (tally.last ?? 0) - (tally.first ?? 0))
-        let allowed = 20 + Int((10 * span).rounded(.up)) + 1
+        let limit = ErrorReporter.Limit.defaults
+        let allowed = limit.burst + Int((limit.perSecond * span).rounded(.up)) + 1
         let rejected = Int((metricsAfter.value("stepcompass_rejected_inputs_total") ?? 0) - rejectedBefore)
         let droppedMetric = Int((metricsAfter.value("stepcompass_error_reports_dropped_total") ?? 0) - droppedBefore)
         let figures = BadFloodFigures(

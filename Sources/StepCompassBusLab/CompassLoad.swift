@@ -69,9 +69,7 @@ struct CompassLoad: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard FileManager.default.isExecutableFile(atPath: compassPath) else {
-            throw ValidationError("no stepcompass-compass at \(compassPath): build it or pass --compass")
-        }
+        try BridgeUnderTest.requireExecutable(compassPath, service: "compass")
         try await PrivateBroker.measure(configuration: "max_queued_messages 1000000") { broker in
             try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path))
         }

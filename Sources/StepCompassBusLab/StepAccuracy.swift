@@ -136,7 +136,7 @@ struct StepAccuracyResult: Sendable {
                     continue
                 case .location: continue
                 }
-                _ = detector.add(time: time, acceleration: SIMD3(a.x, a.y, a.z))
+                _ = detector.add(time: time, acceleration: a.simd)
                 accelerationTimes = (accelerationTimes?.first ?? time, time, (accelerationTimes?.count ?? 0) + 1)
             }
         }
