@@ -151,7 +151,9 @@ actor PhoneIngest {
         var outcome = Outcome()
         // A pedometer count stops the detector for the device now, before any acceleration of this batch reaches it
         // (waiting for the count to come back over the bus would let the two counts overlap).
-        if outputs.contains(where: { if case .steps = $0 { true } else { false } }) { steps.pedometerSeen(device: device) }
+        if configuration.detectSteps, outputs.contains(where: { if case .steps = $0 { true } else { false } }) {
+            steps.pedometerSeen(device: device)
+        }
         for output in outputs {
             switch output {
             case .imu(let sample):

@@ -106,13 +106,15 @@ struct AuthTokenPolicy: Sendable {
         return tokens.filter { !$0.isEmpty }
     }
 
-    /// The port of a `Host` header (`name:port`, `[v6]:port`), 80 when it names none.
+    /// The port of a `Host` header (`name:port`, `[v6]:port`), `default` when it names none, as the page names its
+    /// cookie when `location.port` is empty: a browser leaves the scheme's default port (80 or 443) out of both, so
+    /// the server cannot tell which it was (behind a TLS proxy that passes `Host` on, it is 443).
     static func port(of host: String?) -> String {
-        guard let host else { return "80" }
+        guard let host else { return "default" }
         let afterBracket = host.lastIndex(of: "]").map { host[host.index(after: $0)...] } ?? Substring(host)
-        guard let colon = afterBracket.lastIndex(of: ":") else { return "80" }
+        guard let colon = afterBracket.lastIndex(of: ":") else { return "default" }
         let port = afterBracket[afterBracket.index(after: colon)...]
-        return port.isEmpty || !port.allSatisfy(\.isNumber) ? "80" : String(port)
+        return port.isEmpty || !port.allSatisfy(\.isNumber) ? "default" : String(port)
     }
 
     /// Whether a `Host` header (`name[:port]`, `[v6]:port`) names a loopback host.

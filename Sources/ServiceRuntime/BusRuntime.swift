@@ -100,12 +100,15 @@ public struct BusRuntime: Sendable {
                     scrape?.refresh()
                 })
         }
+        // Named by type: ServiceLifecycle otherwise names a service by its description, which for a struct is every
+        // stored property, tokens and passwords included, in its debug logs and errors.
         let logic = services.map {
-            ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: $0, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "\(type(of: $0))")
         }
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: connection)] + logic, logger: logger))
+                services: [.init(service: connection, serviceName: "\(type(of: connection))")] + logic, logger: logger))
     }
 }
 

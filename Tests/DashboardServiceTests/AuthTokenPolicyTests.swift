@@ -108,7 +108,7 @@ struct AuthTokenPolicyTests {
         #expect(decide([("Cookie", "stepcompass-token-8080=\(Self.token)")], host: "[::1]:8080") == .allow)
         let special = "p%ss;w=rd,\"x\"-0123456789"
         let encoded = AuthTokenPolicy(token: special, pageFiles: [])
-        let cookie = "stepcompass-token-80=p%25ss%3Bw%3Drd%2C%22x%22-0123456789"
+        let cookie = "stepcompass-token-default=p%25ss%3Bw%3Drd%2C%22x%22-0123456789"
         #expect(encoded.decide(method: .get, path: "/events", host: "dashboard.example", headers: fields([("Cookie", cookie)])) == .allow)
         // Another dashboard's cookie on the same host (another port, another token) does not hide the right one.
         #expect(decide([("Cookie", "stepcompass-token-9000=other-dashboards-token; stepcompass-token-8080=\(Self.token)")]) == .allow)
@@ -118,7 +118,9 @@ struct AuthTokenPolicyTests {
         #expect(Self.isMissing(decide([("Cookie", "stepcompass-token=\(Self.token)")])))
         #expect(Self.isMissing(decide([("Cookie", "stepcompass-token-8080=\(Self.token)")], host: "127.0.0.1:9000")))
         #expect(AuthTokenPolicy.port(of: "127.0.0.1:8080") == "8080" && AuthTokenPolicy.port(of: "[::1]:81") == "81")
-        #expect(AuthTokenPolicy.port(of: "[::1]") == "80" && AuthTokenPolicy.port(of: "localhost") == "80" && AuthTokenPolicy.port(of: nil) == "80")
+        #expect(
+            AuthTokenPolicy.port(of: "[::1]") == "default" && AuthTokenPolicy.port(of: "localhost") == "default"
+                && AuthTokenPolicy.port(of: nil) == "default")
     }
 
     @Test("No token, an empty one, another scheme or another cookie's name is missing; a wrong one is wrong")

@@ -15,7 +15,8 @@
 const AUTH = {
   KEY: 'stepcompass.authToken',
   // The port in the name keeps two dashboards on one host apart: cookies ignore the port.
-  COOKIE: `stepcompass-token-${location.port || (location.protocol === 'https:' ? '443' : '80')}`,
+  // No port in the address (the scheme's default, 80 or 443): `default`, as the server reads a Host without one.
+  COOKIE: `stepcompass-token-${location.port || 'default'}`,
   YEAR_S: 365 * 24 * 3600,
 };
 
