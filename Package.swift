@@ -273,8 +273,8 @@ let package = Package(
         .testTarget(
             name: "PositionServiceTests",
             dependencies: [
-                "StepCompassTesting", "PositionService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "PositionKit", log, lifecycle,
-                configuration,
+                "StepCompassTesting", "PositionService", "Bus", "InMemoryBus", "BusTesting", "MosquittoBus", "ServiceRuntime", "PositionKit", log,
+                lifecycle, configuration,
             ]),
         .testTarget(
             name: "SensorsServiceTests",

@@ -6,14 +6,19 @@
 /// - the first count ever seen adds in full (a first message of 37 means 37 steps);
 /// - a higher count adds its difference to the last one;
 /// - a repeated count adds nothing (a redelivered QoS 1 message changes nothing);
-/// - a lower count that is one of the session's recent counts adds nothing either: it is a redelivery. After a crash
-///   or a lost connection a broker sends again every QoS 1 message it holds no acknowledgement for, and those can be
-///   messages the service had already stored (the acknowledgement was still on its way): without this rule the
-///   first of them would read as a new session and count the whole session twice;
+/// - a lower count stamped no later than the last count applied adds nothing either: it is a redelivery. After a
+///   crash or a lost connection a broker sends again every QoS 1 message it holds no acknowledgement for, and those
+///   can be messages the service had already stored (the acknowledgement was still on its way); a broker killed
+///   before it saved its sessions comes back with an older save and sends again everything queued since, hundreds
+///   of messages per device. Without this rule the first of them would read as a new session and count the whole
+///   session twice. The position service applies the same rule;
+/// - a lower count that is one of the session's recent counts is a redelivery too, whatever its time (a message
+///   without a timestamp is stamped when it is received, so its redelivery looks newer);
 /// - any other lower count starts a new session, whose count adds from zero.
 ///
 /// A new session whose first count happens to equal a recent count of the old one is taken for a redelivery until
-/// its next count, which then adds from zero (nothing is lost unless the session ends on such counts).
+/// its next count, which then adds from zero (nothing is lost unless the session ends on such counts). A device whose
+/// clock goes back between two sessions has its new session's lower counts ignored until they pass the old time.
 ///
 /// Both stores persist this value in the same transaction as the step rows it produced, so a restart, a broker
 /// restart or a redelivered message never counts a step twice, and a later count restores any step lost with a
@@ -26,20 +31,24 @@ public struct StepTally: Sendable, Hashable {
 
     /// The last count the device reported; nil before its first message.
     public var lastCount: Int64? { recent.last }
+    /// The latest time of a count applied (seconds since 1970; nil when none carried one).
+    public private(set) var lastTime: Double?
 
     /// How many of a session's counts ``recent`` keeps: more than a broker redelivers to one device in practice
     /// (the messages between the last acknowledgement that reached it and a crash).
     public static let recentLimit = 64
 
-    /// A tally from its session's recent counts (the last ``recentLimit`` are kept; none before a first message).
-    public init(total: Int64 = 0, recent: [Int64] = []) {
+    /// A tally from its session's recent counts (the last ``recentLimit`` are kept; none before a first message) and
+    /// the latest time of a count applied.
+    public init(total: Int64 = 0, recent: [Int64] = [], lastTime: Double? = nil) {
         self.total = total
         self.recent = Array(recent.suffix(Self.recentLimit))
+        self.lastTime = lastTime
     }
 
     /// A tally that knows only its last count, which stands in as the one recent count.
-    public init(lastCount: Int64?, total: Int64) {
-        self.init(total: total, recent: lastCount.map { [$0] } ?? [])
+    public init(lastCount: Int64?, total: Int64, lastTime: Double? = nil) {
+        self.init(total: total, recent: lastCount.map { [$0] } ?? [], lastTime: lastTime)
     }
 
     /// What one count does to the tally.
@@ -69,20 +78,30 @@ public struct StepTally: Sendable, Hashable {
     }
 
     /// What `count` would do, without applying it.
-    /// - Parameter count: A cumulative count (non-negative).
-    public func change(for count: Int64) -> Change {
+    /// - Parameters:
+    ///   - count: A cumulative count (non-negative).
+    ///   - time: The message's time (seconds since 1970), if known.
+    public func change(for count: Int64, at time: Double? = nil) -> Change {
         guard let lastCount else { return .more(delta: count) }
         if count == lastCount { return .repeated }
-        if count < lastCount { return recent.contains(count) ? .redelivered : .newSession(delta: count) }
+        if count < lastCount {
+            if recent.contains(count) { return .redelivered }
+            if let time, let lastTime, time <= lastTime { return .redelivered }
+            return .newSession(delta: count)
+        }
         return .more(delta: count - lastCount)
     }
 
     /// Applies a reported cumulative count.
-    /// - Parameter count: A cumulative count (non-negative).
+    /// - Parameters:
+    ///   - count: A cumulative count (non-negative).
+    ///   - time: The message's time (seconds since 1970), if known.
     /// - Returns: What it changed; its ``Change/delta`` is the number of new steps.
     @discardableResult
-    public mutating func apply(_ count: Int64) -> Change {
-        let change = change(for: count)
+    public mutating func apply(_ count: Int64, at time: Double? = nil) -> Change {
+        let change = change(for: count, at: time)
+        if change == .redelivered { return change }
+        if let time { lastTime = max(lastTime ?? time, time) }
         switch change {
         case .repeated, .redelivered:
             return change

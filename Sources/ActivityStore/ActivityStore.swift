@@ -115,8 +115,6 @@ struct PreparedBatch {
     var applied: [AppliedStep] = []
     /// The tallies of the devices the batch touched, after it.
     var tallies: [String: StepTally] = [:]
-    /// The last time of each device's records.
-    var times: [String: Double] = [:]
     /// Sums to add, per granularity, per (device, start).
     var increments: [Granularity: [BucketKey: Int64]] = [:]
 
@@ -128,11 +126,12 @@ struct PreparedBatch {
     /// Runs the records through the tallies, which `known` gives for devices already stored.
     init(_ batch: [StepRecord], known: [String: StepTally]) {
         var tallies = known
+        var touched = Set<String>()
         for record in batch {
             var tally = tallies[record.device] ?? StepTally()
-            let change = tally.apply(record.count)
+            let change = tally.apply(record.count, at: record.time)
             tallies[record.device] = tally
-            times[record.device] = max(times[record.device] ?? record.time, record.time)
+            touched.insert(record.device)
             applied.append(AppliedStep(record: record, change: change, tally: tally))
             let delta = change.delta
             guard delta > 0 else { continue }
@@ -140,6 +139,6 @@ struct PreparedBatch {
                 increments[granularity, default: [:]][BucketKey(device: record.device, start: record.buckets.start(granularity)), default: 0] += delta
             }
         }
-        self.tallies = tallies.filter { times[$0.key] != nil }
+        self.tallies = tallies.filter { touched.contains($0.key) }
     }
 }

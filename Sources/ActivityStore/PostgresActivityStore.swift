@@ -68,10 +68,10 @@ public final class PostgresActivityStore: ActivityStore {
             let devices = Array(Set(batch.map(\.device))).sorted()
             var known: [String: StepTally] = [:]
             let rows = try await connection.query(
-                "SELECT device, last_count, total, recent_counts FROM device_tally WHERE device = ANY(\(devices)) ORDER BY device FOR UPDATE",
+                "SELECT device, last_count, total, recent_counts, updated_at FROM device_tally WHERE device = ANY(\(devices)) ORDER BY device FOR UPDATE",
                 logger: logger)
-            for try await (device, last, total, recent) in rows.decode((String, Int64, Int64, String).self) {
-                known[device] = StepTally(lastCount: last, total: total, recentColumn: recent)
+            for try await (device, last, total, recent, time) in rows.decode((String, Int64, Int64, String, Double).self) {
+                known[device] = StepTally(lastCount: last, total: total, recentColumn: recent, timeColumn: time)
             }
             let prepared = PreparedBatch(batch, known: known)
             for granularity in Granularity.allCases {
@@ -93,7 +93,7 @@ public final class PostgresActivityStore: ActivityStore {
             let lasts = tallied.map { $0.value.lastCount ?? 0 }
             let totals = tallied.map(\.value.total)
             let recents = tallied.map(\.value.recentColumn)
-            let times = tallied.map { prepared.times[$0.key] ?? 0 }
+            let times = tallied.map(\.value.timeColumn)
             try await connection.query(
                 """
                 INSERT INTO device_tally (device, last_count, total, recent_counts, updated_at)
@@ -107,10 +107,11 @@ public final class PostgresActivityStore: ActivityStore {
     }
 
     public func tally(of device: String) async throws -> StepTally? {
-        let rows = try await client.query("SELECT last_count, total, recent_counts FROM device_tally WHERE device = \(device)", logger: logger)
+        let rows = try await client.query(
+            "SELECT last_count, total, recent_counts, updated_at FROM device_tally WHERE device = \(device)", logger: logger)
         var tally: StepTally?
-        for try await (last, total, recent) in rows.decode((Int64, Int64, String).self) {
-            tally = StepTally(lastCount: last, total: total, recentColumn: recent)
+        for try await (last, total, recent, time) in rows.decode((Int64, Int64, String, Double).self) {
+            tally = StepTally(lastCount: last, total: total, recentColumn: recent, timeColumn: time)
         }
         return tally
     }

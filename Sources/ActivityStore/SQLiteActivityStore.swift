@@ -32,10 +32,10 @@ public final class SQLiteActivityStore: ActivityStore {
         guard !batch.isEmpty else { return [] }
         return try await pool.write { db in
             var known: [String: StepTally] = [:]
-            let select = try db.cachedStatement(sql: "SELECT last_count, total, recent_counts FROM device_tally WHERE device = ?")
+            let select = try db.cachedStatement(sql: "SELECT last_count, total, recent_counts, updated_at FROM device_tally WHERE device = ?")
             for device in Set(batch.map(\.device)) {
                 if let row = try Row.fetchOne(select, arguments: [device]) {
-                    known[device] = StepTally(lastCount: row[0], total: row[1], recentColumn: row[2])
+                    known[device] = StepTally(lastCount: row[0], total: row[1], recentColumn: row[2], timeColumn: row[3])
                 }
             }
             let prepared = PreparedBatch(batch, known: known)
@@ -57,7 +57,7 @@ public final class SQLiteActivityStore: ActivityStore {
                         recent_counts = excluded.recent_counts, updated_at = excluded.updated_at
                     """)
             for (device, value) in prepared.tallies {
-                try tally.execute(arguments: [device, value.lastCount ?? 0, value.total, value.recentColumn, prepared.times[device] ?? 0])
+                try tally.execute(arguments: [device, value.lastCount ?? 0, value.total, value.recentColumn, value.timeColumn])
             }
             return prepared.applied
         }
@@ -65,8 +65,8 @@ public final class SQLiteActivityStore: ActivityStore {
 
     public func tally(of device: String) async throws -> StepTally? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT last_count, total, recent_counts FROM device_tally WHERE device = ?", arguments: [device])
-                .map { StepTally(lastCount: $0[0], total: $0[1], recentColumn: $0[2]) }
+            try Row.fetchOne(db, sql: "SELECT last_count, total, recent_counts, updated_at FROM device_tally WHERE device = ?", arguments: [device])
+                .map { StepTally(lastCount: $0[0], total: $0[1], recentColumn: $0[2], timeColumn: $0[3]) }
         }
     }
 

@@ -36,8 +36,7 @@ public func buildBridge(
         topics: context.topics, stepLengthScale: configuration.stepLengthScale, maxDevices: configuration.maxDevices,
         logger: context.logger)
     let metrics = BridgeMetrics(context.metrics, steps: steps)
-    let ingest = PhoneIngest(
-        bus: context.bus, topics: context.topics, configuration: configuration, steps: steps, metrics: metrics, logger: context.logger)
+    let ingest = PhoneIngest(context: context, configuration: configuration, steps: steps, metrics: metrics)
     var services: [any Service] = []
     var listening: AsyncStream<Int>?
     if configuration.httpPort >= 0 {

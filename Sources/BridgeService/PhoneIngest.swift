@@ -31,6 +31,7 @@ actor PhoneIngest {
         var steps = 0
     }
 
+    private let context: BusServiceContext
     private let bus: any MessageBus
     private let messages: ContractMessages
     private let configuration: BridgeConfiguration
@@ -46,16 +47,14 @@ actor PhoneIngest {
     /// The number of devices last recorded in `stepcompass_devices_tracked`.
     private var trackedCount = 0
 
-    init(
-        bus: any MessageBus, topics: Topics, configuration: BridgeConfiguration, steps: StepCounter, metrics: BridgeMetrics? = nil,
-        logger: Logger
-    ) {
-        self.bus = bus
-        self.messages = ContractMessages(topics: topics)
+    init(context: BusServiceContext, configuration: BridgeConfiguration, steps: StepCounter, metrics: BridgeMetrics? = nil) {
+        self.context = context
+        self.bus = context.bus
+        self.messages = ContractMessages(topics: context.topics)
         self.configuration = configuration
         self.steps = steps
         self.metrics = metrics
-        self.logger = logger
+        self.logger = context.logger
     }
 
     /// Publishes what a Sensor Logger push body holds for `device`.
@@ -120,6 +119,7 @@ actor PhoneIngest {
         }
         if devices.count >= configuration.maxDevices, let idlest = devices.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
             devices[idlest.key] = nil
+            context.stopRestating(device: idlest.key)
             logger.notice(
                 "forgot the phone idle longest: too many devices",
                 metadata: [
@@ -139,7 +139,8 @@ actor PhoneIngest {
         guard entry.permissionsLocation == nil || (entry.permissionsLocation == false && location) else { return }
         entry.permissionsLocation = location
         devices[device] = entry
-        try await bus.publish(messages.permissions(device: device, location: location))
+        // Stated again after every reconnect, as the phone's own app would: a broker that lost its store forgets it.
+        try await context.publishRestated(messages.permissions(device: device, location: location))
     }
 
     private func publish(_ outputs: [PhoneOutput], device: String) async throws -> Outcome {

@@ -17,4 +17,13 @@ public protocol ConnectableBus: MessageBus {
     /// Sets a message to publish after every reconnect, once the resubscriptions are acknowledged.
     /// - Parameter message: A service's `online` status, or nil to stop.
     func setBirthMessage(_ message: BusMessage?)
+
+    /// Keeps a retained message this client owns (a device's `permissions`) to publish again after every reconnect,
+    /// before the birth message. A broker restarted without its store (killed before it saved) has forgotten it, and
+    /// a service that starts after that would wait for it forever. A later message on the same topic replaces it.
+    /// - Parameter message: The retained message, as published.
+    func restateAfterReconnect(_ message: BusMessage)
+
+    /// Stops restating what ``restateAfterReconnect(_:)`` kept for `topic` (a device forgotten).
+    func stopRestating(topic: String)
 }

@@ -30,4 +30,6 @@ public final class InterceptingBus: ConnectableBus, Sendable {
         await inner.disconnect(publishing: finalMessages, timeout: timeout)
     }
     public func setBirthMessage(_ message: BusMessage?) { inner.setBirthMessage(message) }
+    public func restateAfterReconnect(_ message: BusMessage) { inner.restateAfterReconnect(message) }
+    public func stopRestating(topic: String) { inner.stopRestating(topic: topic) }
 }

@@ -185,6 +185,9 @@ actor CompassEngine {
             case .unlock: try self.device(device).unlock(into: &outbox)
             case .resetPosition, .walk: break  // not read from these topics
             }
+        case .commandForget:
+            // The device's retained topics are being cleared: not to be published again after a reconnect.
+            context.stopRestating(device: device)
         case .calibration:
             // Only retained messages are restores; live ones are this service's own publications.
             guard message.retain, !message.payload.isEmpty else { return device }
@@ -248,7 +251,9 @@ actor CompassEngine {
                     topic: context.topics.device(device, .bearingLock), payload: try encoder.encode(lock),
                     qos: .atLeastOnce, retain: true)
             }
-            try await context.bus.publish(message)
+            // Stated again after a reconnect: a broker restarted without its store has lost them, and a compass started
+            // after that would have no dead-band reference (its first heading, a hair off, would move every position).
+            try await context.publishRestated(message)
             if case .heading = outbound { headingsPublished.increment() }
         } catch {
             context.logger.warning("could not publish", metadata: ["device": "\(device)", "error": "\(error)"])

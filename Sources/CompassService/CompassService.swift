@@ -50,7 +50,7 @@ public struct CompassService: Service {
             let inputs: [(Topics.DeviceTopic, QoS)] = [
                 (.imu, .atMostOnce), (.location, .atLeastOnce), (.permissions, .atLeastOnce),
                 (.commandBearingLock, .atLeastOnce), (.commandCalibrate, .atLeastOnce),
-                (.commandSettings, .atLeastOnce), (.calibration, .atLeastOnce),
+                (.commandSettings, .atLeastOnce), (.calibration, .atLeastOnce), (.commandForget, .atLeastOnce),
             ]
             return try inputs.map { topic, qos in
                 SubscriptionRequest(try TopicFilter(topics.allDevices(topic)), qos: qos)

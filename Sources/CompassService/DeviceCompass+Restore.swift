@@ -39,9 +39,12 @@ extension DeviceCompass {
     /// Takes a retained heading as the reference of the dead band, as the bearing lock's retained message is: a
     /// restarted service publishes a heading again only when it differs from the retained one (past the dead band, or
     /// in status, north, calibration, interference or declination). Without it, the restarted filter's first heading,
-    /// a hair from the retained one, was published, and the position service moved on it.
+    /// a hair from the retained one, was published, and the position service moved on it. A walking direction the
+    /// retained heading had is not taken as gone while the restarted service has not estimated its own yet (it needs
+    /// the next fixes): that too published the first heading.
     func restoreReference(_ message: HeadingMessage) {
         guard publishedSummary == nil else { return }
         publishedSummary = HeadingSummary(message)
+        awaitsRestoredWalkingDirection = message.walkingDirection != nil
     }
 }

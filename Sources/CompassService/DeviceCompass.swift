@@ -45,6 +45,9 @@ final class DeviceCompass {
     /// The fields of ``publishedHeading`` that decide whether the next heading is worth publishing, in the compass's
     /// types (compared on every sample).
     var publishedSummary: HeadingSummary?
+    /// Set when the reference came from a retained heading that had a walking direction: until this run's estimate
+    /// forms (from the next fixes), its absence is not a change worth publishing.
+    var awaitsRestoredWalkingDirection = false
     var publishedCalibration: CalibrationMessage?
     var publishedLock: BearingLockMessage?
     /// Steps from the raw accelerometer, which close the walking-direction estimator's strides.
@@ -267,8 +270,12 @@ final class DeviceCompass {
         {
             return true
         }
+        var walking = message.walkingDirection
+        if awaitsRestoredWalkingDirection {
+            if walking == nil { walking = published.walkingDirection } else { awaitsRestoredWalkingDirection = false }
+        }
         return Self.moved(message.heading, from: published.heading, deadBand: configuration.deadBand)
-            || Self.moved(message.walkingDirection, from: published.walkingDirection, deadBand: configuration.deadBand)
+            || Self.moved(walking, from: published.walkingDirection, deadBand: configuration.deadBand)
     }
 
     /// Whether an angle moved past the dead band, or appeared or vanished.

@@ -120,4 +120,9 @@ public final class InMemoryBus: ConnectableBus, SubscriptionBufferReporting {
 
     /// The in-memory broker never drops a connection by itself, so there is no reconnect to republish after.
     public func setBirthMessage(_ message: BusMessage?) {}
+
+    /// Nothing to restate: the in-memory broker never loses its retained messages.
+    public func restateAfterReconnect(_ message: BusMessage) {}
+
+    public func stopRestating(topic: String) {}
 }

@@ -25,6 +25,12 @@ struct ConnectionState {
     /// Message ids of the resubscriptions sent on reconnect; the birth message follows their SUBACKs.
     var resubscribeMids: Set<Int32> = []
     var birth: BusMessage?
+    /// Retained messages the client owns, by topic, published again after every reconnect before the birth message.
+    var restated: [String: BusMessage] = [:]
+    /// What a reconnect publishes once resubscribed: the restated messages (by topic), then the birth message.
+    var afterReconnect: [BusMessage] {
+        restated.keys.sorted().compactMap { restated[$0] } + (birth.map { [$0] } ?? [])
+    }
     var threadFinished = false
     var threadExitWaiters: [CheckedContinuation<Void, Never>] = []
 }

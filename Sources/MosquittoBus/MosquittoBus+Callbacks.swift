@@ -50,13 +50,13 @@ extension MosquittoBus {
             return
         }
         let active = router.activeRequests
-        let (waiters, count, birth): ([CheckedContinuation<Void, any Error>], Int, BusMessage?) = sendLock.withLock { _ in
+        let (waiters, count, birth): ([CheckedContinuation<Void, any Error>], Int, [BusMessage]) = sendLock.withLock { _ in
             state.withLock { state in
                 state.phase = .connected
                 state.connectCount += 1
                 state.lastError = nil
                 defer { state.connectWaiters.removeAll() }
-                return (Array(state.connectWaiters.values), state.connectCount, state.birth)
+                return (Array(state.connectWaiters.values), state.connectCount, state.afterReconnect)
             }
         }
         logger.info(
@@ -71,12 +71,12 @@ extension MosquittoBus {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Subscribes again to every active filter (libmosquitto does not) and publishes the birth message
-    /// once all are acknowledged. MQTT 5's "send retained only for a new subscription" option keeps a
+    /// Subscribes again to every active filter (libmosquitto does not) and publishes the restated messages and the
+    /// birth message once all are acknowledged. MQTT 5's "send retained only for a new subscription" option keeps a
     /// resumed session from replaying retained messages the subscriber has already seen.
-    private func resubscribe(_ requests: [SubscriptionRequest], birth: BusMessage?) {
+    private func resubscribe(_ requests: [SubscriptionRequest], birth: [BusMessage]) {
         guard !requests.isEmpty else {
-            if let birth { publishFromCallback(birth) }
+            for message in birth { publishFromCallback(message) }
             return
         }
         let options = configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue) : 0
@@ -171,20 +171,20 @@ extension MosquittoBus {
 
     private func didAcknowledge(mid: Int32, codes: [Int32]) {
         // Taking sendLock first means a caller that sent this SUBSCRIBE has registered its message id.
-        let (waiter, birth): (CheckedContinuation<[Int32], any Error>?, BusMessage?) = sendLock.withLock { _ in
+        let (waiter, birth): (CheckedContinuation<[Int32], any Error>?, [BusMessage]) = sendLock.withLock { _ in
             state.withLock { state in
                 if state.resubscribeMids.remove(mid) != nil {
-                    return (nil, state.resubscribeMids.isEmpty ? state.birth : nil)
+                    return (nil, state.resubscribeMids.isEmpty ? state.afterReconnect : [])
                 }
                 if let waiter = state.ackWaiters.removeValue(forKey: mid) {
                     state.awaitingAck.remove(mid)
-                    return (waiter, nil)
+                    return (waiter, [])
                 }
                 if state.awaitingAck.contains(mid) { state.acks[mid] = codes }
-                return (nil, nil)
+                return (nil, [])
             }
         }
         waiter?.resume(returning: codes)
-        if let birth { publishFromCallback(birth) }
+        for message in birth { publishFromCallback(message) }
     }
 }

@@ -128,6 +128,14 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
         state.withLock { $0.birth = message }
     }
 
+    public func restateAfterReconnect(_ message: BusMessage) {
+        state.withLock { $0.restated[message.topic] = message }
+    }
+
+    public func stopRestating(topic: String) {
+        _ = state.withLock { $0.restated.removeValue(forKey: topic) }
+    }
+
     // MARK: MessageBus
 
     public func publish(_ message: BusMessage) async throws {

@@ -81,7 +81,7 @@ public actor PositionService: Service {
 
     private func serve() async throws {
         let topics = context.topics
-        let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition].map {
+        let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition, .commandForget].map {
             SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
         }
         context.logger.info(
@@ -176,6 +176,10 @@ public actor PositionService: Service {
                 let date = try Timestamp.date(payload.timestamp, received: context.clock.date)
                 let count = Int(try payload.count())
                 outcome = await try tracker().steps(count, distance: payload.reportedDistance, timestamp: date)
+            case .commandForget:
+                // The device's retained position is being cleared: not to be published again after a reconnect.
+                context.stopRestating(device: device)
+                return
             case .commandResetPosition:
                 _ = try DeviceCommand.decode(.commandResetPosition, json: message.payload)
                 outcome = await try tracker().reset(now: context.clock.date)
@@ -193,7 +197,9 @@ public actor PositionService: Service {
             let timestamp = Timestamp.format(date)
             for state in states {
                 let payload = try PositionMessage(timestamp: timestamp, state: state).encoded()
-                try await context.bus.publish(BusMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
+                // Stated again after a reconnect: a broker restarted without its store has lost it, and this service
+                // restarted after that would start the device from (0, 0).
+                try await context.publishRestated(BusMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
                 published += 1
             }
             if let last = states.last {

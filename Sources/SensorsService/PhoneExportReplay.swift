@@ -111,7 +111,7 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 "the export has no magnetometer: no imu can be published (the contract's imu needs mag), so the compass gets nothing; steps are counted here from the accelerometer and published with source detector",
                 metadata: ["device": "\(device)"])
         }
-        try await context.bus.publish(messages.permissions(location: streams.location > 0))
+        try await context.publishRestated(messages.permissions(location: streams.location > 0))
         var published = (total: 1, imu: 0, location: 0, steps: 0, notFinite: 0)
         var assembler = IMUAssembler(initialMagnetometer: recording.initialMagnetometer())
         let start = clock.now

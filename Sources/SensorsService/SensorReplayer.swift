@@ -85,7 +85,13 @@ public struct SensorReplayer<C: Clock>: Service where C.Duration == Duration {
             let topic = "\(context.topics.prefix)/\(device)/\(record.topic)"
             var delivery: (qos: QoS, retain: Bool) = (.atMostOnce, false)
             if let known = Topics.DeviceTopic(rawValue: record.topic) { delivery = SensorPayloads.delivery(of: known) }
-            try await context.bus.publish(BusMessage(topic: topic, payload: record.payload, qos: delivery.qos, retain: delivery.retain))
+            let message = BusMessage(topic: topic, payload: record.payload, qos: delivery.qos, retain: delivery.retain)
+            // The device's permissions are stated again after a reconnect, as the phone would.
+            if record.topic == Topics.DeviceTopic.permissions.rawValue {
+                try await context.publishRestated(message)
+            } else {
+                try await context.bus.publish(message)
+            }
             published += 1
         }
         try await context.bus.flush()

@@ -24,7 +24,7 @@ struct WalkerPublisher<C: Clock>: Sendable where C.Duration == Duration {
     func run() async throws {
         var simulator = try WalkerSimulator(configuration: walker, fieldSource: fieldSource)
         let topics = context.topics
-        try await context.bus.publish(try SensorPayloads.permissions(device: device, topics: topics))
+        try await context.publishRestated(try SensorPayloads.permissions(device: device, topics: topics))
         let tickSeconds = tick.inSeconds
         let start = clock.now
         var simulated = 0.0

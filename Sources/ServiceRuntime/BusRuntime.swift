@@ -77,7 +77,10 @@ public struct BusRuntime: Sendable {
         self.context = BusServiceContext(
             service: service, bus: bus, topics: topics, logger: logger,
             onReady: { try await connection.ready() },
-            connected: { try await connection.waitUntilConnected() }, clock: clock)
+            connected: { try await connection.waitUntilConnected() }, clock: clock,
+            restate: { topic, message in
+                if let message { bus.restateAfterReconnect(message) } else { bus.stopRestating(topic: topic) }
+            })
         self.scrape = metrics == nil ? nil : RuntimeScrapeMetrics(service: service, bus: bus, instruments: context.metrics)
     }
 

@@ -18,6 +18,7 @@ public struct BusServiceContext: Sendable {
     public let clock: ServiceClock
     private let onReady: @Sendable () async throws -> Void
     private let connected: @Sendable () async throws -> Void
+    private let restate: @Sendable (_ topic: String, _ message: BusMessage?) -> Void
 
     /// Creates a context; the runtime does this, and tests do it over an in-memory bus.
     /// - Parameters:
@@ -28,11 +29,14 @@ public struct BusServiceContext: Sendable {
     ///   - onReady: Called by ``ready()``: the runtime publishes the `online` status.
     ///   - connected: Returns once the bus is connected (the default: at once).
     ///   - clock: The service's clock (default: a `ContinuousClock` from now).
+    ///   - restate: Keeps (or, given nil, stops keeping) a topic's retained message to publish again after every
+    ///     reconnect (``ConnectableBus/restateAfterReconnect(_:)``); the default keeps nothing.
     public init(
         service: String, bus: any MessageBus, topics: Topics = Topics(), logger: Logger,
         onReady: @escaping @Sendable () async throws -> Void = {},
         connected: @escaping @Sendable () async throws -> Void = {},
-        clock: ServiceClock = .continuous
+        clock: ServiceClock = .continuous,
+        restate: @escaping @Sendable (_ topic: String, _ message: BusMessage?) -> Void = { _, _ in }
     ) {
         self.service = service
         self.bus = bus
@@ -44,6 +48,27 @@ public struct BusServiceContext: Sendable {
         self.metrics = metrics
         self.onReady = onReady
         self.connected = connected
+        self.restate = restate
+    }
+
+    /// Publishes a retained message the service owns for a device (a simulated or bridged phone's `permissions`),
+    /// and publishes it again after every reconnect: a broker restarted without its store has forgotten it, and a
+    /// service that needs it (the journal records nothing without the location permission) would wait forever.
+    public func publishRestated(_ message: BusMessage) async throws {
+        try await bus.publish(message)
+        restate(message.topic, message)
+    }
+
+    /// Stops publishing `topic` again after reconnects (its device is forgotten).
+    public func stopRestating(topic: String) {
+        restate(topic, nil)
+    }
+
+    /// Stops publishing any of `device`'s retained topics again after reconnects: the device was evicted from the
+    /// service's table, or forgotten (`stepcompass forget` sends `cmd/forget`), and a broker restart must not bring
+    /// back what the user cleared.
+    public func stopRestating(device: String) {
+        for topic in Topics.retainedDeviceTopics { restate(topics.device(device, topic), nil) }
     }
 
     /// Says the service is ready: call it once its subscriptions are acknowledged. The runtime then

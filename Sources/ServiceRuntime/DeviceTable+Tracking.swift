@@ -22,6 +22,7 @@ extension DeviceTable {
             return (created, nil)
         case .evicted(let evicted, _):
             context.metrics.deviceEvicted()
+            context.stopRestating(device: evicted)
             context.logger.debug("forgot an idle device to track a new one", metadata: ["device": "\(evicted)"])
             return (created, evicted)
         case .refused:

@@ -120,8 +120,14 @@ actor ChaosStack {
         }
         processes = [:]
         await broker.shutdown()
+        keepBrokerFiles()
         note("stopped every service and the broker")
         return statuses
+    }
+
+    /// Copies the broker's folder (its persistence, configuration and log) into the run's, which outlives it.
+    private func keepBrokerFiles() {
+        try? FileManager.default.copyItem(at: broker.directory, to: folder.appendingPathComponent("broker"))
     }
 
     /// Kills whatever is still running (a failed run).
@@ -130,5 +136,6 @@ actor ChaosStack {
         for (_, process) in processes { _ = await process.waitForExit(timeout: .seconds(5)) }
         processes = [:]
         await broker.kill9()
+        keepBrokerFiles()
     }
 }

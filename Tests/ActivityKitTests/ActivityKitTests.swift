@@ -48,6 +48,24 @@ struct StepTallyTests {
         #expect(tally.total == 136)
     }
 
+    @Test("a lower count stamped no later than the last one applied is a redelivery, however old (a broker's older save)")
+    func staleByTime() {
+        var tally = StepTally()
+        for count in 1...500 { tally.apply(Int64(count), at: Double(count)) }
+        #expect(tally.lastTime == 500)
+        // Far beyond the recent counts, but stamped before the last count applied: an old message sent again.
+        #expect(tally.apply(100, at: 100) == .redelivered)
+        #expect(tally.apply(300, at: 499.5) == .redelivered)
+        #expect(tally.lastTime == 500)
+        // The same count stamped later is a new session (the device restarted its count).
+        #expect(tally.apply(100, at: 600) == .newSession(delta: 100))
+        #expect(tally.apply(110, at: 610) == .more(delta: 10))
+        #expect(tally.total == 610)
+        // Without a time, only the recent counts tell a redelivery.
+        #expect(tally.apply(50) == .newSession(delta: 50))
+        #expect(tally.lastTime == 610)
+    }
+
     @Test("a tally made from a last count alone takes that count as its only recent one")
     func fromLastCount() {
         #expect(StepTally(lastCount: 12, total: 40).recent == [12])

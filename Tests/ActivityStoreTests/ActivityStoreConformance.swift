@@ -9,7 +9,8 @@ import Testing
 /// their own device names, so they may share a database.
 struct ActivityStoreConformance: Sendable {
     enum Case: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case migrateTwice, cumulativeRules, redeliveredBatch, redeliveredAfterCrash, buckets, historyRange, persistsAcrossReopen
+        case migrateTwice, cumulativeRules, redeliveredBatch, redeliveredAfterCrash, redeliveredFromOlderSave, buckets, historyRange,
+            persistsAcrossReopen
         case retention, largeBatch, interruptedBatches
 
         var testDescription: String { rawValue }
@@ -36,6 +37,7 @@ struct ActivityStoreConformance: Sendable {
             case .cumulativeRules: try await cumulativeRules(store)
             case .redeliveredBatch: try await redeliveredBatch(store)
             case .redeliveredAfterCrash: try await redeliveredAfterCrash(store)
+            case .redeliveredFromOlderSave: try await redeliveredFromOlderSave(store)
             case .buckets: try await buckets(store)
             case .historyRange: try await historyRange(store)
             case .persistsAcrossReopen: try await persistsAcrossReopen(store)
@@ -73,7 +75,7 @@ struct ActivityStoreConformance: Sendable {
         try await other.migrate()
         let device = Self.device("migrate")
         _ = try await other.apply([Self.record(device, 3, at: Self.base)])
-        #expect(try await store.tally(of: device) == StepTally(lastCount: 3, total: 3))
+        #expect(try await store.tally(of: device) == StepTally(lastCount: 3, total: 3, lastTime: Self.base))
         try await other.close()
     }
 
@@ -91,7 +93,7 @@ struct ActivityStoreConformance: Sendable {
         // The next batch continues from the stored tally.
         let next = try await store.apply([Self.record(device, 10, at: Self.base + 4)])
         #expect(next.map(\.change) == [.more(delta: 2)])
-        #expect(try await store.tally(of: device) == StepTally(total: 60, recent: [8, 10]))
+        #expect(try await store.tally(of: device) == StepTally(total: 60, recent: [8, 10], lastTime: Self.base + 4))
         try await Self.expectConsistent(store, device, total: 60)
     }
 
@@ -111,10 +113,29 @@ struct ActivityStoreConformance: Sendable {
         _ = try await store.apply((1...5).map { Self.record(device, Int64($0 * 10), at: Self.base + Double($0)) })
         let reopened = try await open()
         try await reopened.migrate()
-        #expect(try await reopened.tally(of: device) == StepTally(total: 50, recent: [10, 20, 30, 40, 50]))
-        let applied = try await reopened.apply([20, 30, 40, 50, 60, 7].map { Self.record(device, $0, at: Self.base + 10) })
+        #expect(try await reopened.tally(of: device) == StepTally(total: 50, recent: [10, 20, 30, 40, 50], lastTime: Self.base + 5))
+        // Sent again without their timestamps, so stamped when received (all at once); the new session comes later.
+        let again = [20, 30, 40, 50, 60].map { Self.record(device, $0, at: Self.base + 10) }
+        let applied = try await reopened.apply(again + [Self.record(device, 7, at: Self.base + 20)])
         #expect(applied.map(\.change) == [.redelivered, .redelivered, .redelivered, .repeated, .more(delta: 10), .newSession(delta: 7)])
         try await Self.expectConsistent(reopened, device, total: 67)
+        try await reopened.close()
+    }
+
+    /// A broker killed before it saved its sessions comes back with an older save and sends again everything queued
+    /// since: far more counts than the tally keeps as recent. Their timestamps, no later than the last count stored
+    /// (which the store keeps across a reopen), tell them from a new session.
+    private func redeliveredFromOlderSave(_ store: any ActivityStore) async throws {
+        let device = Self.device("older-save")
+        _ = try await store.apply((1...200).map { Self.record(device, Int64($0), at: Self.base + Double($0)) })
+        let reopened = try await open()
+        try await reopened.migrate()
+        #expect(try await reopened.tally(of: device)?.lastTime == Self.base + 200)
+        let again = try await reopened.apply((20...200).map { Self.record(device, Int64($0), at: Self.base + Double($0)) })
+        #expect(again.allSatisfy { $0.change == .redelivered || $0.change == .repeated })
+        let later = try await reopened.apply([Self.record(device, 210, at: Self.base + 210), Self.record(device, 4, at: Self.base + 300)])
+        #expect(later.map(\.change) == [.more(delta: 10), .newSession(delta: 4)])
+        try await Self.expectConsistent(reopened, device, total: 214)
         try await reopened.close()
     }
 
@@ -158,7 +179,7 @@ struct ActivityStoreConformance: Sendable {
         _ = try await store.apply([Self.record(device, 500, at: Self.base)])
         let reopened = try await open()
         try await reopened.migrate()
-        #expect(try await reopened.tally(of: device) == StepTally(lastCount: 500, total: 500))
+        #expect(try await reopened.tally(of: device) == StepTally(lastCount: 500, total: 500, lastTime: Self.base))
         let applied = try await reopened.apply([Self.record(device, 500, at: Self.base + 1), Self.record(device, 520, at: Self.base + 2)])
         #expect(applied.map(\.change.delta) == [0, 20])
         try await Self.expectConsistent(reopened, device, total: 520)

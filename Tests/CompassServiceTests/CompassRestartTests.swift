@@ -90,6 +90,31 @@ struct CompassRestartTests {
         }
     }
 
+    @Test("a retained walking direction is not taken as gone while the restarted service has none of its own yet")
+    func retainedWalkingDirectionIsKept() async throws {
+        let harness = CompassTestHarness()
+        let start = CompassTestHarness.start
+        try await harness.withService(Self.configuration) { harness in
+            try await harness.locate("walker")
+            try await Self.point(harness, "walker", heading: 100, at: start)
+        }
+        // The walk's retained heading, as a walking phone left it: with a walking direction.
+        var retained = try #require(harness.heading("walker"))
+        #expect(retained.walkingDirection == nil)
+        retained.walkingDirection = 100
+        try await harness.send("walker", .heading, String(decoding: try JSONEncoder().encode(retained), as: UTF8.self), retain: true)
+        let stamp = retained.timestamp
+        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
+            try await harness.locate("walker")
+            // A still phone, 0.2° off: no walking direction yet, inside the dead band, so nothing to publish.
+            try await Self.point(harness, "walker", heading: 100.2, at: start.addingTimeInterval(2))
+            try await harness.drain()
+            let kept = try #require(harness.heading("walker"))
+            #expect(kept.walkingDirection == 100, "the restarted service published a heading without the walking direction")
+            #expect(kept.timestamp == stamp)
+        }
+    }
+
     @Test("a magnetic north forced by a missing location is not taken for the device's setting")
     func magneticWithoutLocationIsNotASetting() async throws {
         let harness = CompassTestHarness()

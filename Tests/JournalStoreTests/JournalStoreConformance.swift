@@ -448,7 +448,7 @@ struct JournalStoreConformance: Sendable {
                 StepRecord(device: device, count: 40, time: time, buckets: buckets),
                 StepRecord(device: device, count: 75, time: time + 1, buckets: buckets),
             ])
-            #expect(try await activity.tally(of: device) == StepTally(total: 75, recent: [40, 75]))
+            #expect(try await activity.tally(of: device) == StepTally(total: 75, recent: [40, 75], lastTime: time + 1))
 
             let walk = Self.walk("shared", device: device)
             try await store.startWalk(walk)

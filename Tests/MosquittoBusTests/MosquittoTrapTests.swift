@@ -148,6 +148,41 @@ struct MosquittoTrapTests {
         }
     }
 
+    @Test("a broker killed before it saved forgets retained messages; the client states again those it keeps after reconnecting")
+    func restatedAfterBrokerLostItsStore() async throws {
+        try await withBroker(configuration: ProjectBrokerConfiguration.tuning) { broker in
+            let client = try await Self.client(broker.port, "owner", cleanStart: false)
+            let kept = BusMessage(topic: "owner/permissions", text: "authorized", qos: .atLeastOnce, retain: true)
+            let dropped = BusMessage(topic: "owner/other", text: "forgotten", qos: .atLeastOnce, retain: true)
+            let stopped = BusMessage(topic: "owner/stopped", text: "no longer kept", qos: .atLeastOnce, retain: true)
+            for message in [kept, dropped, stopped] { try await client.publish(message) }
+            client.restateAfterReconnect(kept)
+            client.restateAfterReconnect(stopped)
+            client.stopRestating(topic: stopped.topic)
+            try await client.flush()
+            let connects = client.connectCount
+            await broker.kill9()  // before any autosave: the broker comes back with nothing retained
+            try await broker.startAndWait()
+            let watcher = try await Self.client(broker.port, "owner-watcher")
+            // Subscribed before the owner is back (it waits out its backoff): what arrives is what the reconnect sent.
+            let retained = try await watcher.subscribe(to: "owner/#", qos: .atLeastOnce)
+            let first = await retained.next(timeout: .seconds(60))
+            #expect(first?.topic == kept.topic && first?.text == "authorized")
+            #expect(client.connectCount > connects)
+            // A late subscriber gets it as retained; the others are gone with the broker's store.
+            // The broker sends the retained messages on subscribing, before anything published after: the marker
+            // ends them.
+            let late = try await Self.client(broker.port, "owner-late")
+            let again = try await late.subscribe(to: "owner/#", qos: .atLeastOnce)
+            try await late.publish(BusMessage(topic: "owner/end", text: "end", qos: .atLeastOnce))
+            var got: [BusMessage] = []
+            while let message = await again.next(timeout: .seconds(10)), message.topic != "owner/end" { got.append(message) }
+            #expect(got.map(\.topic) == [kept.topic])
+            #expect(got.first?.retain == true)
+            for bus in [late, watcher, client] { await bus.disconnect() }
+        }
+    }
+
     @Test("errors carry libmosquitto's message: a closed port fails with the reason")
     func connectionRefused() async throws {
         let port = try MosquittoBrokerProcess.freePort()

@@ -1,8 +1,12 @@
 import Bus
 import BusTesting
+import Configuration
 import Foundation
+import Logging
+import MosquittoBus
 import PositionService
 import ServiceRuntime
+import StepCompassTesting
 import Testing
 
 @Suite("Position service on a real broker", .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
@@ -37,6 +41,61 @@ struct PositionServiceBrokerTests {
             #expect(abs((after.last?.y ?? 0) - 30) < 1e-9)
             await second.stop()
             await secondBus.close()
+            await probe.close()
+        }
+    }
+
+    @Test("a broker killed before it saved gets the retained positions back from the service; a forgotten device's does not come back")
+    func restatedAfterBrokerLostItsStore() async throws {
+        try await withBroker { broker in
+            let harness = MosquittoHarness(port: broker.port)
+            let probe = try await harness.makeClient(id: "probe", cleanStart: true, will: nil)
+            let positions = try await probe.subscribe(to: TopicFilter("stepcompass/+/position"))
+            let bus = try MosquittoBus(
+                configuration: MosquittoConfiguration(
+                    host: "127.0.0.1", port: broker.port, clientID: "stepcompass-position", cleanStart: false,
+                    reconnectDelay: .milliseconds(50), reconnectDelayMax: .milliseconds(500)),
+                logger: Logger(label: "test.position.bus"))
+            let config = ConfigReader(provider: InMemoryProvider(values: ["settle.ms": 200]))
+            let group = try buildPosition(config: config, logger: Logger(label: "test.position"), bus: bus)
+            try await withRunningGroup(group) {
+                let status = try await probe.subscribe(to: TopicFilter("stepcompass/services/position/status"))
+                #expect(await status.next(timeout: .seconds(20))?.text.contains("online") == true)
+                try await probe.publish("stepcompass/m1/heading", #"{"heading": 90}"#, qos: .atMostOnce)
+                try await probe.publish("stepcompass/m1/steps", #"{"steps": 10}"#)
+                let first = try #require(await positions.next(timeout: .seconds(20)))
+                #expect(try PositionMessage.decode(first).steps == 10)
+
+                // Killed before any save: the broker comes back without the retained position; the service's reconnect
+                // publishes it again.
+                await broker.kill9()
+                try await broker.startAndWait()
+                let late = try await harness.makeClient(id: "late", cleanStart: true, will: nil)
+                let back = try await late.subscribe(to: TopicFilter("stepcompass/m1/position"), qos: .atLeastOnce)
+                let restated = try #require(await back.next(timeout: .seconds(30)))
+                #expect(try PositionMessage.decode(restated).steps == 10)
+                await late.close()
+
+                // `stepcompass forget m1`: the command, then the cleared position. m2's steps, handled after the command
+                // (one subscription, in order), say when it was.
+                try await probe.publish("stepcompass/m1/cmd/forget", "{}")
+                try await probe.publish(BusMessage(topic: "stepcompass/m1/position", payload: Data(), qos: .atLeastOnce, retain: true))
+                try await probe.publish("stepcompass/m2/heading", #"{"heading": 0}"#, qos: .atMostOnce)
+                try await probe.publish("stepcompass/m2/steps", #"{"steps": 10}"#)
+                while let message = await positions.next(timeout: .seconds(20)), !message.topic.hasPrefix("stepcompass/m2/") {}
+                await broker.kill9()
+                try await broker.startAndWait()
+                let later = try await harness.makeClient(id: "later", cleanStart: true, will: nil)
+                let all = try await later.subscribe(to: TopicFilter("stepcompass/+/position"), qos: .atLeastOnce)
+                // m2 comes back; m1, restated before m2 (in topic order) if at all, does not.
+                var seen: [String] = []
+                while let message = await all.next(timeout: .seconds(30)) {
+                    seen.append(message.topic)
+                    if message.topic == "stepcompass/m2/position" { break }
+                }
+                #expect(seen == ["stepcompass/m2/position"])
+                await later.close()
+            }
             await probe.close()
         }
     }
