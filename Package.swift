@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "StepDetection"),
         .target(name: "StepCompassContract"),
         .target(name: "PhoneFormats", dependencies: ["StepCompassContract"]),
-        .target(name: "ActivityKit"),
+        .target(name: "ActivityKit", dependencies: ["StepCompassContract"]),
         .target(name: "JournalKit", dependencies: ["StepCompassContract"]),
         .target(name: "HomeAssistantKit"),
 

@@ -1,3 +1,5 @@
+import StepCompassContract
+
 /// The contract's rules for cumulative step counts (`stepcompass/{device}/steps`), as a value.
 ///
 /// A device reports the cumulative count of its current session. The tally keeps the last reported count, the
@@ -11,7 +13,7 @@
 ///   can be messages the service had already stored (the acknowledgement was still on its way); a broker killed
 ///   before it saved its sessions comes back with an older save and sends again everything queued since, hundreds
 ///   of messages per device. Without this rule the first of them would read as a new session and count the whole
-///   session twice. The position service applies the same rule;
+///   session twice (``StepCountOrder``, which the position service applies too);
 /// - a lower count that is one of the session's recent counts is a redelivery too, whatever its time (a message
 ///   without a timestamp is stamped when it is received, so its redelivery looks newer);
 /// - any other lower count starts a new session, whose count adds from zero.
@@ -86,7 +88,9 @@ public struct StepTally: Sendable, Hashable {
         if count == lastCount { return .repeated }
         if count < lastCount {
             if recent.contains(count) { return .redelivered }
-            if let time, let lastTime, time <= lastTime { return .redelivered }
+            if let time, let lastTime, StepCountOrder.isRedelivery(count: count, at: time, lastCount: lastCount, lastTime: lastTime) {
+                return .redelivered
+            }
             return .newSession(delta: count)
         }
         return .more(delta: count - lastCount)

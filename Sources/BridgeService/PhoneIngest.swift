@@ -32,7 +32,6 @@ actor PhoneIngest {
     }
 
     private let context: BusServiceContext
-    private let bus: any MessageBus
     private let messages: ContractMessages
     private let configuration: BridgeConfiguration
     private let logger: Logger
@@ -49,7 +48,6 @@ actor PhoneIngest {
 
     init(context: BusServiceContext, configuration: BridgeConfiguration, steps: StepCounter, metrics: BridgeMetrics? = nil) {
         self.context = context
-        self.bus = context.bus
         self.messages = ContractMessages(topics: context.topics)
         self.configuration = configuration
         self.steps = steps
@@ -84,7 +82,7 @@ actor PhoneIngest {
         devices[device] = entry
         noteDeviceCount()
         try await publishPermissions(device: device, location: true)
-        if let message = messages.location(device: device, fix) { try await bus.publish(message) }
+        if let message = messages.location(device: device, fix) { try await context.bus.publish(message) }
     }
 
     /// Releases the samples of devices that sent nothing for `idle`.
@@ -159,7 +157,7 @@ actor PhoneIngest {
             switch output {
             case .imu(let sample):
                 outcome.imu += 1
-                if let message = messages.imu(device: device, sample) { try await bus.publish(message) }
+                if let message = messages.imu(device: device, sample) { try await context.bus.publish(message) }
             case .acceleration(let sample):
                 outcome.accelerationOnly += 1
                 // No `imu` can carry it, so no detector on the bus would see it: this bridge's own detector takes it
@@ -168,15 +166,15 @@ actor PhoneIngest {
                 if let message = steps.sample(
                     device: device, time: sample.timestamp, acceleration: sample.accel.simd)
                 {
-                    try await bus.publish(message)
+                    try await context.bus.publish(message)
                 }
             case .location(let fix):
                 outcome.locations += 1
-                if let message = messages.location(device: device, fix) { try await bus.publish(message) }
+                if let message = messages.location(device: device, fix) { try await context.bus.publish(message) }
             case .steps(let count):
                 outcome.steps += 1
                 let distance = steps.pedometerDistance(device: device, steps: count.steps)
-                try await bus.publish(
+                try await context.bus.publish(
                     messages.steps(
                         device: device, steps: count.steps, distance: distance, source: .pedometer, time: count.timestamp))
             }

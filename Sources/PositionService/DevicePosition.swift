@@ -3,6 +3,7 @@ import Foundation
 import Metrics
 import PositionKit
 import ServiceRuntime
+import StepCompassContract
 
 /// One device's dead reckoning: its ``PositionKit/PositionCalculator`` and the heading it knows, in an actor of
 /// its own so that devices never share state.
@@ -94,7 +95,11 @@ actor DevicePosition {
     /// again (a broker that crashed redelivers what it had queued at its last save, some of it already handled) and
     /// changes nothing. Read as a new session, it would add its whole count again.
     func steps(_ count: Int, distance: Double? = nil, timestamp: Date) -> Outcome {
-        if let lastStepsTime, let calculator, count < calculator.state.sessionSteps, timestamp <= lastStepsTime {
+        if let lastStepsTime, let calculator,
+            StepCountOrder.isRedelivery(
+                count: Int64(count), at: timestamp.timeIntervalSince1970, lastCount: Int64(calculator.state.sessionSteps),
+                lastTime: lastStepsTime.timeIntervalSince1970)
+        {
             return .nothing
         }
         lastInputTime = timestamp
