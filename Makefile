@@ -50,6 +50,8 @@ format:
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
+# After the tests: a short chaos run (CHAOS_SHORT_ARGS, below), the compose checks, the browser check, then every
+# fuzz target for 20 s (make fuzz-ci; its own build in .build-fuzz, about 1 minute, then 3 minutes of fuzzing).
 # The AsyncAPI checks come first: they make .build/venv-asyncapi, whose Python (PyYAML, jsonschema) the server
 # group's stack contract test (Tests/StackTests/StackContractTests.swift) validates its capture with.
 test: lint build
@@ -57,9 +59,11 @@ test: lint build
 	$(SWIFT) test --skip-build --filter '$(PURE_TESTS)'
 	$(SWIFT) test --skip-build --skip '$(PURE_TESTS)' --skip PipelineEndToEndTests
 	$(SWIFT) test --skip-build --filter PipelineEndToEndTests
+	"$$($(SWIFT) build --show-bin-path)/stepcompass-buslab" chaos $(CHAOS_SHORT_ARGS)
 	scripts/check-compose.sh
 	scripts/check-compose-services.sh "$$($(SWIFT) build --show-bin-path)"
 	scripts/check-dashboard-browser.sh "$$($(SWIFT) build --show-bin-path)"
+	SWIFT=$(SWIFT) scripts/fuzz.sh --seconds 20
 
 # The bus tests under ThreadSanitizer (a separate build folder: it rebuilds everything instrumented).
 tsan: deps
@@ -89,6 +93,9 @@ benchmark: release
 
 # The chaos run (stepcompass-buslab chaos; see the README): a fleet of 20 walkers at 10x, walked once clean and once
 # while services are SIGKILLed and the broker restarted, compared exactly. CHAOS_ARGS adds options (--seed N to replay).
+# make test runs a short one (CHAOS_SHORT_ARGS: 400 simulated seconds, 5 service kills, 5 broker restarts, a new seed
+# each time, printed with the command that replays it; about 80 s on 2 cores).
+CHAOS_SHORT_ARGS ?= --duration 400 --service-kills 5 --broker-restarts 5
 .PHONY: chaos
 chaos: build
 	.build/debug/stepcompass-buslab chaos $(CHAOS_ARGS)

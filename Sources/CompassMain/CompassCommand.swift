@@ -30,7 +30,7 @@ struct CompassCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("dead-band"),
-        help: "Heading change in degrees below which nothing is published (env DEAD_BAND, default \(CompassConfiguration.defaults.deadBand)).")
+        help: "Heading change in degrees within which the heading stands (env DEAD_BAND, default \(CompassConfiguration.defaults.deadBand)).")
     var deadBand: Double?
 
     @Option(

@@ -14,7 +14,7 @@ public struct CompassConfiguration: Sendable, Hashable {
     public var smoothing: Double
     /// The most heading messages per second of sample time for one device (`--max-rate`, default 10).
     public var maxRate: Double
-    /// The heading change in degrees below which nothing is published (`--dead-band`, default 0.5).
+    /// The heading change in degrees within which the published heading stands (`--dead-band`, default 0.5).
     public var deadBand: Double
     /// Seconds of the service's wall clock without an IMU sample after which a device is `stale`
     /// (`--stale-after`, default 5).

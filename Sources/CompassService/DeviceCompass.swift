@@ -177,9 +177,20 @@ final class DeviceCompass {
         else { return nil }
         let reference: NorthReference = expectation == nil ? .magnetic : north
         let declination = expectation?.declination
-        let magnetic = latest?.magneticHeading
-        let trueHeading = magnetic.flatMap { value in declination.map { Angle.trueHeading(magnetic: value, declination: $0) } }
-        let heading = reference == .true ? trueHeading : magnetic
+        var magnetic = latest?.magneticHeading
+        var trueHeading = magnetic.flatMap { value in declination.map { Angle.trueHeading(magnetic: value, declination: $0) } }
+        let current = reference == .true ? trueHeading : magnetic
+        let heading = held(current, reference: reference) { $0.heading }
+        if let heading, heading != current {
+            // The published angle stands: the other north follows it with today's declination.
+            if reference == .true {
+                trueHeading = heading
+                magnetic = declination.map { Angle.normalized(heading - $0) } ?? magnetic
+            } else {
+                magnetic = heading
+                trueHeading = declination.map { Angle.trueHeading(magnetic: heading, declination: $0) }
+            }
+        }
         let date = status == .ok ? (latestDate ?? moment.date) : moment.date
         return HeadingMessage(
             timestamp: Timestamp.format(date), status: status, heading: heading, north: reference,
@@ -187,7 +198,21 @@ final class DeviceCompass {
             cardinal: heading.map { Cardinal(heading: $0) }, accuracy: latest.map { adjustedAccuracy($0.accuracy) },
             pitch: latest?.pitch, roll: latest?.roll, calibration: fitter.state,
             interference: latest?.interference ?? false, fieldStrength: latest?.smoothedFieldStrength,
-            walkingDirection: walkingDirection(in: reference))
+            walkingDirection: held(walkingDirection(in: reference), reference: reference) { $0.walkingDirection })
+    }
+
+    /// The published angle in place of the current one while the current one stays within the dead band of it.
+    ///
+    /// The dead band makes the published angle the reference: a message sent for another reason (a status change such
+    /// as stale and back, a rate window's end) repeats it instead of the filter's value of the moment, a hair away.
+    /// Readers then compute the same as when nothing was sent (the position service moves on every heading it gets).
+    func held(
+        _ current: Double?, reference: NorthReference, in published: (HeadingSummary) -> Double?
+    ) -> Double? {
+        guard let current, let summary = publishedSummary, summary.north == reference, let before = published(summary),
+            !Self.moved(current, from: before, deadBand: configuration.deadBand)
+        else { return current }
+        return before
     }
 
     /// Widens the accuracy in the WMM's caution and blackout zones, where the horizontal field

@@ -102,4 +102,40 @@ struct CompassTimingTests {
             try await harness.waitForHeading("old") { $0.headingStatus == .ok }
         }
     }
+
+    @Test("stale and back within the dead band, the heading published is the one before (the reference), not the filter's")
+    func staleAndBackKeepsTheReference() async throws {
+        let harness = CompassTestHarness()
+        let configuration = CompassConfiguration(smoothing: 0, maxRate: 1_000, deadBand: 0.5, staleAfter: 30)
+        let clock = ManualClock()
+        try await harness.withService(configuration, clock: ServiceClock(clock, epoch: CompassTestHarness.start)) { harness in
+            try await harness.locate("walker")
+            let motion = DeviceMotion(field: CompassTestHarness.boulderField())
+            let first = motion.reading(heading: 70, pitch: 0, roll: 0)
+            try await harness.sendSample("walker", at: CompassTestHarness.start, accel: first.accel, mag: first.mag)
+            let fresh = try #require(try await harness.waitForHeading("walker") { $0.headingStatus == .ok })
+            // 0.2° off, inside the 0.5° dead band: the filter moves, the published heading does not.
+            let near = motion.reading(heading: 70.2, pitch: 0, roll: 0)
+            try await harness.sendSample("walker", at: CompassTestHarness.start.addingTimeInterval(1), accel: near.accel, mag: near.mag)
+            try await harness.drain()
+            #expect(harness.heading("walker")?.timestamp == fresh.timestamp)
+            await clock.waitForSleepers()
+            clock.advance(by: .seconds(31))
+            // The status is news, the angle is not: stale, then ok again, both with the published angle.
+            let stale = try #require(try await harness.waitForHeading("walker", timeout: 60) { $0.headingStatus == .stale })
+            #expect(stale.heading == fresh.heading, "the stale message moved the heading inside the dead band")
+            try await harness.sendSample("walker", at: CompassTestHarness.start.addingTimeInterval(33), accel: near.accel, mag: near.mag)
+            let back = try #require(try await harness.waitForHeading("walker") { $0.headingStatus == .ok })
+            #expect(back.heading == fresh.heading, "back from stale, the heading moved inside the dead band")
+            #expect(back.trueHeading == fresh.trueHeading)
+            // The magnetic angle follows from the held true one and the declination.
+            #expect(abs((back.magneticHeading ?? .nan) - (fresh.magneticHeading ?? .nan)) < 1e-9)
+            // Past the dead band, the new angle is published.
+            let turned = motion.reading(heading: 71, pitch: 0, roll: 0)
+            try await harness.sendSample(
+                "walker", at: CompassTestHarness.start.addingTimeInterval(34), accel: turned.accel, mag: turned.mag)
+            let moved = try await harness.waitForHeading("walker") { abs(($0.heading ?? .nan) - 71) < 0.05 }
+            #expect(moved != nil)
+        }
+    }
 }
