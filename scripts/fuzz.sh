@@ -116,6 +116,9 @@ for target in "${targets[@]}"; do
             result=LEAK
         elif grep -q "out-of-memory" "$log"; then
             result=OOM
+        elif grep -q "libFuzzer: run interrupted" "$log"; then
+            # Stopped from outside (SIGTERM or SIGINT, exit 72): nothing was found, but the run is not complete.
+            result=STOPPED
         else
             result=CRASH
         fi

@@ -42,9 +42,20 @@ extension DeviceCompass {
     /// a hair from the retained one, was published, and the position service moved on it. A walking direction the
     /// retained heading had is not taken as gone while the restarted service has not estimated its own yet (it needs
     /// the next fixes): that too published the first heading.
+    ///
+    /// An angle outside [0, 360) (another writer's, or an older build's) is not taken: the reference is repeated in
+    /// messages (``standing(_:reference:in:)``), and the first heading of this run then replaces it.
     func restoreReference(_ message: HeadingMessage) {
         guard publishedSummary == nil else { return }
-        publishedSummary = HeadingSummary(message)
-        awaitsRestoredWalkingDirection = message.walkingDirection != nil
+        var summary = HeadingSummary(message)
+        summary.heading = summary.heading.flatMap(Self.contractAngle)
+        summary.walkingDirection = summary.walkingDirection.flatMap(Self.contractAngle)
+        publishedSummary = summary
+        awaitsRestoredWalkingDirection = summary.walkingDirection != nil
+    }
+
+    /// The angle when it is one the contract allows (finite, in [0, 360)), else nil.
+    static func contractAngle(_ degrees: Double) -> Double? {
+        degrees.isFinite && degrees >= 0 && degrees < 360 ? degrees : nil
     }
 }

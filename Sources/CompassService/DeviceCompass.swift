@@ -180,7 +180,7 @@ final class DeviceCompass {
         var magnetic = latest?.magneticHeading
         var trueHeading = magnetic.flatMap { value in declination.map { Angle.trueHeading(magnetic: value, declination: $0) } }
         let current = reference == .true ? trueHeading : magnetic
-        let heading = held(current, reference: reference) { $0.heading }
+        let heading = standing(current, reference: reference) { $0.heading }
         if let heading, heading != current {
             // The published angle stands: the other north follows it with today's declination.
             if reference == .true {
@@ -198,7 +198,17 @@ final class DeviceCompass {
             cardinal: heading.map { Cardinal(heading: $0) }, accuracy: latest.map { adjustedAccuracy($0.accuracy) },
             pitch: latest?.pitch, roll: latest?.roll, calibration: fitter.state,
             interference: latest?.interference ?? false, fieldStrength: latest?.smoothedFieldStrength,
-            walkingDirection: held(walkingDirection(in: reference), reference: reference) { $0.walkingDirection })
+            walkingDirection: standingWalkingDirection(in: reference))
+    }
+
+    /// The walking direction a message carries: the published one within the dead band (``standing(_:reference:in:)``),
+    /// and a restored one while this run has not estimated its own yet (``awaitsRestoredWalkingDirection``).
+    func standingWalkingDirection(in reference: NorthReference) -> Double? {
+        let current = walkingDirection(in: reference)
+        if current == nil, awaitsRestoredWalkingDirection, let summary = publishedSummary, summary.north == reference {
+            return summary.walkingDirection
+        }
+        return standing(current, reference: reference) { $0.walkingDirection }
     }
 
     /// The published angle in place of the current one while the current one stays within the dead band of it.
@@ -206,7 +216,7 @@ final class DeviceCompass {
     /// The dead band makes the published angle the reference: a message sent for another reason (a status change such
     /// as stale and back, a rate window's end) repeats it instead of the filter's value of the moment, a hair away.
     /// Readers then compute the same as when nothing was sent (the position service moves on every heading it gets).
-    func held(
+    func standing(
         _ current: Double?, reference: NorthReference, in published: (HeadingSummary) -> Double?
     ) -> Double? {
         guard let current, let summary = publishedSummary, summary.north == reference, let before = published(summary),

@@ -115,6 +115,52 @@ struct CompassRestartTests {
         }
     }
 
+    @Test("while the restarted service has no walking direction of its own, a status change carries the retained one")
+    func retainedWalkingDirectionStandsInStatusChanges() async throws {
+        let harness = CompassTestHarness()
+        let start = CompassTestHarness.start
+        try await harness.withService(Self.configuration) { harness in
+            try await harness.locate("walker")
+            try await Self.point(harness, "walker", heading: 100, at: start)
+        }
+        var retained = try #require(harness.heading("walker"))
+        retained.walkingDirection = 100
+        try await harness.send("walker", .heading, String(decoding: try JSONEncoder().encode(retained), as: UTF8.self), retain: true)
+        let retainedHeading = retained.heading
+        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
+            try await harness.locate("walker")
+            try await Self.point(harness, "walker", heading: 100.2, at: start.addingTimeInterval(2))
+            // Motion denied: the status is news; the angles are still the retained ones.
+            try await harness.send("walker", .permissions, #"{"motion":"denied","location":"authorized"}"#, retain: true)
+            let denied = try #require(try await harness.waitForHeading("walker") { $0.headingStatus == .noPermission })
+            #expect(denied.walkingDirection == 100, "the status change dropped the retained walking direction")
+            #expect(denied.heading == retainedHeading)
+        }
+    }
+
+    @Test("a retained heading outside 0...360 is not the reference: the first heading of the new run replaces it")
+    func outOfRangeRetainedHeadingIsReplaced() async throws {
+        let harness = CompassTestHarness()
+        let start = CompassTestHarness.start
+        try await harness.withService(Self.configuration) { harness in
+            try await harness.locate("walker")
+            try await Self.point(harness, "walker", heading: 5, at: start)
+        }
+        // Another writer's retained heading, 365° (5° once normalised) and a walking direction of 400°.
+        var retained = try #require(harness.heading("walker"))
+        retained.heading = 365
+        retained.trueHeading = 365
+        retained.walkingDirection = 400
+        try await harness.send("walker", .heading, String(decoding: try JSONEncoder().encode(retained), as: UTF8.self), retain: true)
+        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
+            try await harness.locate("walker")
+            try await Self.point(harness, "walker", heading: 5.2, at: start.addingTimeInterval(2))
+            let replaced = try #require(try await harness.waitForHeading("walker") { ($0.heading ?? 365) < 360 })
+            #expect(abs((replaced.heading ?? .nan) - 5.2) < 0.05)
+            #expect(replaced.walkingDirection == nil)
+        }
+    }
+
     @Test("a magnetic north forced by a missing location is not taken for the device's setting")
     func magneticWithoutLocationIsNotASetting() async throws {
         let harness = CompassTestHarness()
