@@ -63,18 +63,13 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// Ports handed to brokers of this process and not yet released. Between `freePort()` releasing a port
-    /// and mosquitto binding it, a parallel test could otherwise be given the same port and end up talking
-    /// to another test's broker.
+    /// Ports handed out in this process (``freePort()``) and not given back (only a broker gives its port back). Between
+    /// the check that a port is free and a server binding it, a parallel test could otherwise be given the same port
+    /// and end up talking to another test's server.
     private static let reservedPorts = LockedValue<Set<Int>>([])
 
     private static func reservePort() throws -> Int {
-        for _ in 0..<100 {
-            let port = try freePort()
-            let reserved = reservedPorts.withLock { $0.insert(port).inserted }
-            if reserved { return port }
-        }
-        throw StartError(description: "could not find a free port")
+        try freePort()
     }
 
     deinit {
@@ -86,6 +81,33 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     /// The broker's log so far (for failure messages).
     public var log: String {
         (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// What a failure message needs when a client cannot reach this broker: whether mosquitto still runs and in which
+    /// kernel state (`/proc`), which processes hold sockets on its port (`ss`), and the end of its log.
+    public func diagnosis() -> String {
+        let process = lock.withLock { self.process }
+        var lines: [String] = []
+        if let process {
+            let stat = (try? String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8)) ?? "gone"
+            let wchan = (try? String(contentsOfFile: "/proc/\(process.pid)/wchan", encoding: .utf8)) ?? "?"
+            lines.append("mosquitto pid \(process.pid), running \(process.isRunning), stat \(stat.prefix(120)), wchan \(wchan)")
+        } else {
+            lines.append("mosquitto not running (stopped or never started)")
+        }
+        let ss = Process()
+        ss.executableURL = URL(fileURLWithPath: "/usr/bin/ss")
+        ss.arguments = ["-tanp", "( sport = :\(port) or dport = :\(port) )"]
+        let pipe = Pipe()
+        ss.standardOutput = pipe
+        ss.standardError = pipe
+        if (try? ss.run()) != nil {
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            ss.waitUntilExit()
+            lines.append("sockets on port \(port):\n" + String(decoding: output.prefix(4_000), as: UTF8.self))
+        }
+        lines.append("log: " + String(log.suffix(2_000)))
+        return lines.joined(separator: "\n")
     }
 
     /// Stops the broker (SIGTERM, then waits), keeping its persistence for a ``startAndWait()``. Blocks the
@@ -200,12 +222,16 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     /// Port 0 would give a port from the ephemeral range, which the kernel also hands out as the source
     /// port of outgoing connections: a test client connecting elsewhere could take it before mosquitto
     /// binds it ("Address already in use"). Ports are drawn at random from 12000-32767 and checked.
+    ///
+    /// The port is reserved as it is handed out, so no other caller in this process gets it: a test that wants a closed
+    /// port keeps a closed one (another test's server once took it, and a "refused" test met a reset), and a server
+    /// still starting (PostgreSQL's initdb takes seconds) keeps its own. A broker gives its port back when released.
     public static func freePort() throws -> Int {
         for _ in 0..<200 {
             let port = Int.random(in: 12_000...32_767)
-            // A port reserved for a server still starting (PostgreSQL's initdb takes seconds) is not free.
-            if reservedPorts.withLock({ $0.contains(port) }) { continue }
+            guard reservedPorts.withLock({ $0.insert(port).inserted }) else { continue }
             if canBind(port: port) { return port }
+            _ = reservedPorts.withLock { $0.remove(port) }
         }
         throw StartError(description: "could not find a free port in 12000-32767")
     }

@@ -1,3 +1,4 @@
+import Bus
 import BusTesting
 import Foundation
 import Logging
@@ -141,6 +142,10 @@ struct SecureBroker {
         let bus = try MosquittoBus(configuration: configuration, logger: logger)
         do {
             try await bus.connect(timeout: timeout)
+        } catch let error as BusError where error.code == .timeout && !error.message.contains("refused") {
+            // No answer at all: say what the broker was doing.
+            await bus.disconnect()
+            throw BusError(.timeout, "\(error.message)\n\(broker.diagnosis())")
         } catch {
             await bus.disconnect()
             throw error
