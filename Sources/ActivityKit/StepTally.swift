@@ -104,6 +104,7 @@ public struct StepTally: Sendable, Hashable {
     @discardableResult
     public mutating func apply(_ count: Int64, at time: Double? = nil) -> Change {
         let change = change(for: count, at: time)
+        // An old message leaves everything as it was, its time too.
         if change == .redelivered { return change }
         if let time { lastTime = max(lastTime ?? time, time) }
         switch change {

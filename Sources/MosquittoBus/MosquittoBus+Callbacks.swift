@@ -50,7 +50,7 @@ extension MosquittoBus {
             return
         }
         let active = router.activeRequests
-        let (waiters, count, birth): ([CheckedContinuation<Void, any Error>], Int, [BusMessage]) = sendLock.withLock { _ in
+        let (waiters, count, afterReconnect): ([CheckedContinuation<Void, any Error>], Int, [BusMessage]) = sendLock.withLock { _ in
             state.withLock { state in
                 state.phase = .connected
                 state.connectCount += 1
@@ -67,16 +67,16 @@ extension MosquittoBus {
                 "mqtt.sessionPresent": "\(flags & 1 == 1)",
             ])
         configuration.observer?.connection(up: true)
-        resubscribe(active, birth: birth)
+        resubscribe(active, then: afterReconnect)
         for waiter in waiters { waiter.resume() }
     }
 
     /// Subscribes again to every active filter (libmosquitto does not) and publishes the restated messages and the
     /// birth message once all are acknowledged. MQTT 5's "send retained only for a new subscription" option keeps a
     /// resumed session from replaying retained messages the subscriber has already seen.
-    private func resubscribe(_ requests: [SubscriptionRequest], birth: [BusMessage]) {
+    private func resubscribe(_ requests: [SubscriptionRequest], then afterReconnect: [BusMessage]) {
         guard !requests.isEmpty else {
-            for message in birth { publishFromCallback(message) }
+            for message in afterReconnect { publishFromCallback(message) }
             return
         }
         let options = configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue) : 0
@@ -171,7 +171,7 @@ extension MosquittoBus {
 
     private func didAcknowledge(mid: Int32, codes: [Int32]) {
         // Taking sendLock first means a caller that sent this SUBSCRIBE has registered its message id.
-        let (waiter, birth): (CheckedContinuation<[Int32], any Error>?, [BusMessage]) = sendLock.withLock { _ in
+        let (waiter, afterReconnect): (CheckedContinuation<[Int32], any Error>?, [BusMessage]) = sendLock.withLock { _ in
             state.withLock { state in
                 if state.resubscribeMids.remove(mid) != nil {
                     return (nil, state.resubscribeMids.isEmpty ? state.afterReconnect : [])
@@ -185,6 +185,6 @@ extension MosquittoBus {
             }
         }
         waiter?.resume(returning: codes)
-        for message in birth { publishFromCallback(message) }
+        for message in afterReconnect { publishFromCallback(message) }
     }
 }

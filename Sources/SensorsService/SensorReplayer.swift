@@ -86,8 +86,8 @@ public struct SensorReplayer<C: Clock>: Service where C.Duration == Duration {
             var delivery: (qos: QoS, retain: Bool) = (.atMostOnce, false)
             if let known = Topics.DeviceTopic(rawValue: record.topic) { delivery = SensorPayloads.delivery(of: known) }
             let message = BusMessage(topic: topic, payload: record.payload, qos: delivery.qos, retain: delivery.retain)
-            // The device's permissions are stated again after a reconnect, as the phone would.
-            if record.topic == Topics.DeviceTopic.permissions.rawValue {
+            // What it retains (a device's permissions) is stated again after a reconnect, as the phone would.
+            if message.retain {
                 try await context.publishRestated(message)
             } else {
                 try await context.bus.publish(message)

@@ -27,6 +27,34 @@ struct CompassRestartTests {
         try await harness.drain()
     }
 
+    /// Runs a first service that publishes the walker's heading at `heading`, then replaces the retained heading with
+    /// `edit`'s version of it (what a walking phone's run, or another writer, left on the broker).
+    /// - Returns: The retained heading as sent.
+    static func retainEdited(
+        _ harness: CompassTestHarness, heading: Double, _ edit: (inout HeadingMessage) -> Void
+    ) async throws -> HeadingMessage {
+        try await harness.withService(configuration) { harness in
+            try await harness.locate("walker")
+            try await point(harness, "walker", heading: heading, at: CompassTestHarness.start)
+        }
+        var retained = try #require(harness.heading("walker"))
+        edit(&retained)
+        try await harness.send("walker", .heading, String(decoding: try JSONEncoder().encode(retained), as: UTF8.self), retain: true)
+        return retained
+    }
+
+    /// Runs a second service (another client id: only the retained messages connect the two) whose first samples point
+    /// the walker at `heading`, 2 s after the first run's, then `body`.
+    static func restarted(
+        _ harness: CompassTestHarness, pointing heading: Double, _ body: @Sendable (CompassTestHarness) async throws -> Void
+    ) async throws {
+        try await harness.withService(configuration, clientID: "compass-2") { harness in
+            try await harness.locate("walker")
+            try await point(harness, "walker", heading: heading, at: CompassTestHarness.start.addingTimeInterval(2))
+            try await body(harness)
+        }
+    }
+
     @Test("the bearing lock and the magnetic-north setting survive a restart")
     func lockAndNorthSurvive() async throws {
         let harness = CompassTestHarness()
@@ -93,21 +121,14 @@ struct CompassRestartTests {
     @Test("a retained walking direction is not taken as gone while the restarted service has none of its own yet")
     func retainedWalkingDirectionIsKept() async throws {
         let harness = CompassTestHarness()
-        let start = CompassTestHarness.start
-        try await harness.withService(Self.configuration) { harness in
-            try await harness.locate("walker")
-            try await Self.point(harness, "walker", heading: 100, at: start)
-        }
         // The walk's retained heading, as a walking phone left it: with a walking direction.
-        var retained = try #require(harness.heading("walker"))
-        #expect(retained.walkingDirection == nil)
-        retained.walkingDirection = 100
-        try await harness.send("walker", .heading, String(decoding: try JSONEncoder().encode(retained), as: UTF8.self), retain: true)
+        let retained = try await Self.retainEdited(harness, heading: 100) { heading in
+            #expect(heading.walkingDirection == nil)
+            heading.walkingDirection = 100
+        }
         let stamp = retained.timestamp
-        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
-            try await harness.locate("walker")
-            // A still phone, 0.2° off: no walking direction yet, inside the dead band, so nothing to publish.
-            try await Self.point(harness, "walker", heading: 100.2, at: start.addingTimeInterval(2))
+        // A still phone, 0.2° off: no walking direction yet, inside the dead band, so nothing to publish.
+        try await Self.restarted(harness, pointing: 100.2) { harness in
             try await harness.drain()
             let kept = try #require(harness.heading("walker"))
             #expect(kept.walkingDirection == 100, "the restarted service published a heading without the walking direction")
@@ -118,18 +139,8 @@ struct CompassRestartTests {
     @Test("while the restarted service has no walking direction of its own, a status change carries the retained one")
     func retainedWalkingDirectionStandsInStatusChanges() async throws {
         let harness = CompassTestHarness()
-        let start = CompassTestHarness.start
-        try await harness.withService(Self.configuration) { harness in
-            try await harness.locate("walker")
-            try await Self.point(harness, "walker", heading: 100, at: start)
-        }
-        var retained = try #require(harness.heading("walker"))
-        retained.walkingDirection = 100
-        try await harness.send("walker", .heading, String(decoding: try JSONEncoder().encode(retained), as: UTF8.self), retain: true)
-        let retainedHeading = retained.heading
-        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
-            try await harness.locate("walker")
-            try await Self.point(harness, "walker", heading: 100.2, at: start.addingTimeInterval(2))
+        let retainedHeading = try await Self.retainEdited(harness, heading: 100) { $0.walkingDirection = 100 }.heading
+        try await Self.restarted(harness, pointing: 100.2) { harness in
             // Motion denied: the status is news; the angles are still the retained ones.
             try await harness.send("walker", .permissions, #"{"motion":"denied","location":"authorized"}"#, retain: true)
             let denied = try #require(try await harness.waitForHeading("walker") { $0.headingStatus == .noPermission })
@@ -141,20 +152,13 @@ struct CompassRestartTests {
     @Test("a retained heading outside 0...360 is not the reference: the first heading of the new run replaces it")
     func outOfRangeRetainedHeadingIsReplaced() async throws {
         let harness = CompassTestHarness()
-        let start = CompassTestHarness.start
-        try await harness.withService(Self.configuration) { harness in
-            try await harness.locate("walker")
-            try await Self.point(harness, "walker", heading: 5, at: start)
-        }
         // Another writer's retained heading, 365° (5° once normalised) and a walking direction of 400°.
-        var retained = try #require(harness.heading("walker"))
-        retained.heading = 365
-        retained.trueHeading = 365
-        retained.walkingDirection = 400
-        try await harness.send("walker", .heading, String(decoding: try JSONEncoder().encode(retained), as: UTF8.self), retain: true)
-        try await harness.withService(Self.configuration, clientID: "compass-2") { harness in
-            try await harness.locate("walker")
-            try await Self.point(harness, "walker", heading: 5.2, at: start.addingTimeInterval(2))
+        _ = try await Self.retainEdited(harness, heading: 5) { heading in
+            heading.heading = 365
+            heading.trueHeading = 365
+            heading.walkingDirection = 400
+        }
+        try await Self.restarted(harness, pointing: 5.2) { harness in
             let replaced = try #require(try await harness.waitForHeading("walker") { ($0.heading ?? 365) < 360 })
             #expect(abs((replaced.heading ?? .nan) - 5.2) < 0.05)
             #expect(replaced.walkingDirection == nil)
