@@ -35,13 +35,16 @@ extension MosquittoBus {
         }
     }
 
+    /// How ``ConnectionState/lastError`` begins when the broker answered the CONNECT with a refusal.
+    static let refusedPrefix = "the broker refused the connection: "
+
     private func didConnect(reasonCode: Int32, flags: Int32) {
         guard reasonCode == 0 else {
             let reason =
                 configuration.protocolVersion == .v5
                 ? MosquittoError.describe(reasonCode: reasonCode)
                 : String(cString: mosquitto_connack_string(reasonCode))
-            state.withLock { $0.lastError = "the broker refused the connection: \(reason)" }
+            state.withLock { $0.lastError = "\(Self.refusedPrefix)\(reason)" }
             logger.warning(
                 "the MQTT broker refused the connection",
                 metadata: [

@@ -8,7 +8,7 @@ extension MosquittoBus {
     /// Applies the configuration to the libmosquitto handle (before the first connect).
     func configure() throws(MosquittoError) {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        // Other threads publish and subscribe while the network thread runs mosquitto_loop.
+        // Other threads publish and subscribe while the network thread runs the loop (loopOnce).
         try MosquittoError.check(mosquitto_threaded_set(handle, true), "mosquitto_threaded_set")
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         try MosquittoError.check(
@@ -60,6 +60,7 @@ extension MosquittoBus {
             state.sendDisconnectOnStop = sendDisconnect
             return state.threadStarted && !state.threadFinished
         }
+        wake.signal()  // out of its poll now rather than at the timeout
         if running {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let finished = state.withLock { state -> Bool in
@@ -110,7 +111,7 @@ extension MosquittoBus {
                 }
                 socketOpen = true
             }
-            let rc = readBurst(after: mosquitto_loop(handle, 100, 1))
+            let rc = readBurst(after: loopOnce(timeout: 100))
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue), !receivedBatch.isEmpty {
                 // The QoS 1 acknowledgements of the burst leave before its messages reach the application: a broker
                 // redelivers every message whose PUBACK it lacks after a crash, and an acknowledgement still queued
@@ -127,6 +128,12 @@ extension MosquittoBus {
             if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 socketOpen = false
                 if stopRequested { break }
+                // What a connect that times out reports (it said "no answer" when the connection was lost before the
+                // broker's CONNACK), unless the broker said why it refused.
+                let reason = "the connection was lost: \(MosquittoError.describe(code: rc))"
+                state.withLock { state in
+                    if !(state.lastError?.hasPrefix(Self.refusedPrefix) ?? false) { state.lastError = reason }
+                }
                 failures += 1
                 logger.debug("network loop ended", metadata: ["error": "\(MosquittoError.describe(code: rc))", "retry.in": "\(delay)"])
                 pause(delay)
@@ -136,7 +143,36 @@ extension MosquittoBus {
         finishNetworkLoop(socketOpen: socketOpen)
     }
 
-    /// Reads on while packets are waiting, after a `mosquitto_loop` call that received a message.
+    /// One turn of libmosquitto's loop, as `mosquitto_loop` takes it but waiting with `poll`.
+    ///
+    /// `mosquitto_loop` waits with `select`, which cannot watch a descriptor numbered 1,024 or above: it then fails
+    /// at once with MOSQ_ERR_INVAL, every turn, and the client never gets its CONNACK. A process with many files and
+    /// sockets open (the test runner running suites in parallel; a dashboard with many clients) hands a reconnecting
+    /// client such a descriptor. This waits up to `timeout` milliseconds for the socket, or for ``wake`` (a packet
+    /// queued by another thread), reads one packet when there is one, writes what is queued and runs the keep-alive.
+    func loopOnce(timeout: Int32) -> Int32 {
+        let socket = mosquitto_socket(handle)
+        guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
+        var descriptors = [
+            pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        let ready = poll(&descriptors, 2, timeout)
+        if ready < 0 && errno != EINTR { return Int32(MOSQ_ERR_ERRNO.rawValue) }
+        if descriptors[1].revents != 0 { wake.drain() }
+        let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            let rc = mosquitto_loop_read(handle, 1)
+            if rc != success { return rc }
+        }
+        if mosquitto_want_write(handle) {
+            let rc = mosquitto_loop_write(handle, 1)
+            if rc != success { return rc }
+        }
+        return mosquitto_loop_misc(handle)
+    }
+
+    /// Reads on while packets are waiting, after a loop turn (``loopOnce(timeout:)``) that received a message.
     ///
     /// `mosquitto_loop` reads at most one packet per call for QoS 0 traffic, after a `select` and the
     /// keep-alive bookkeeping; at tens of thousands of messages a second those cost more than the
@@ -175,7 +211,7 @@ extension MosquittoBus {
         if socketOpen && sendDisconnect {
             mosquitto_disconnect_v5(handle, 0, nil)
             // Let the loop write the DISCONNECT; it returns an error once the socket is closed.
-            for _ in 0..<20 where mosquitto_loop(handle, 50, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+            for _ in 0..<20 where loopOnce(timeout: 50) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 routeReceived()
             }
         } else if socketOpen {

@@ -31,6 +31,8 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
     let window: PublishWindow
     let state = LockedValue(ConnectionState())
     let sendLock = LockedValue(())
+    /// Wakes the network thread when another thread queued a packet.
+    let wake: NetworkWake
     /// Messages received in the network thread's current read burst, routed together when the burst
     /// ends (see `routeReceived()`). Only the network thread touches it: libmosquitto runs the message
     /// callback on the thread that calls its loop functions, which is that thread alone.
@@ -56,6 +58,7 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
         self.logger = logger
         self.router = SubscriptionRouter(streamLimit: configuration.subscriptionBuffer)
         self.window = PublishWindow(limit: configuration.maxInflight)
+        self.wake = try NetworkWake()
         // Every stored property is set, so a failure here runs deinit, which destroys the handle: destroying
         // it here too would free it twice.
         try configure()
@@ -156,6 +159,7 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
             }
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 window.commit(mid: mid, qos: message.qos)
+                wake.signal()
                 configuration.observer?.published(message)
                 return
             }
@@ -178,6 +182,7 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
                 for request in requests {
                     mids.append(try sendSubscribe(request))
                 }
+                wake.signal()
                 return (subscription, mids)
             }
             guard let (subscription, mids) = sent else { continue }
@@ -220,6 +225,7 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
                 mids.append(mid)
             }
         }
+        wake.signal()
         for mid in mids { _ = try await waitForAcknowledgement(mid: mid) }
         logger.debug("unsubscribed", metadata: ["mqtt.filters": "\(unused.map(\.rawValue).joined(separator: " "))"])
     }

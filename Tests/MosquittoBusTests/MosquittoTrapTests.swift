@@ -198,6 +198,40 @@ struct MosquittoTrapTests {
         await bus.disconnect()
     }
 
+    @Test(
+        "a client whose socket is numbered 1,024 or above (a process with many files open) connects and gets its messages",
+        .enabled(if: ManyDescriptors.possible, "needs a descriptor limit above 1,200"))
+    func descriptorAboveSelectLimit() async throws {
+        // mosquitto_loop waits with select(), which fails on such a socket: the connect timed out with "no answer".
+        let held = try ManyDescriptors(count: 1_100)
+        defer { held.close() }
+        try await withBroker { broker in
+            let bus = try await Self.client(broker.port, "high-descriptor")
+            #expect(bus.socketDescriptor >= 1_024, "socket \(bus.socketDescriptor)")
+            let subscription = try await bus.subscribe(to: TopicFilter("high/#"))
+            try await bus.publish(BusMessage(topic: "high/one", text: "1", qos: .atLeastOnce))
+            #expect(await subscription.next(timeout: .seconds(10))?.text == "1")
+            await bus.disconnect()
+        }
+    }
+
+    @Test("a server that takes the connection and closes it fails the connect with 'connection lost', not 'no answer'")
+    func closedBeforeAnswering() async throws {
+        let listener = try ClosingListener()
+        defer { listener.stop() }
+        let configuration = MosquittoConfiguration(
+            host: "127.0.0.1", port: listener.port, clientID: "closed", reconnectDelay: .milliseconds(50))
+        let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.closed"))
+        await #expect {
+            try await bus.connect(timeout: .seconds(1))
+        } throws: { error in
+            guard let error = error as? BusError else { return false }
+            return error.code == .timeout && error.message.contains("the connection was lost")
+        }
+        await bus.disconnect()
+        #expect(listener.accepted > 0, "the client reached the listener")
+    }
+
     @Test("every libmosquitto error code has a message")
     func errorMessages() {
         let codes = (Int32(MOSQ_ERR_NOMEM.rawValue)...Int32(MOSQ_ERR_ALREADY_EXISTS.rawValue))
@@ -210,5 +244,80 @@ struct MosquittoTrapTests {
         }
         #expect(MosquittoError(code: Int32(MOSQ_ERR_CONN_REFUSED.rawValue), function: "f").busError.code == .connectionFailed)
         #expect(MosquittoError.describe(reasonCode: 135) == "Not authorized")
+    }
+}
+
+/// Descriptors held open (copies of /dev/null) so that the next socket of the process is numbered above them.
+struct ManyDescriptors {
+    private var descriptors: [Int32] = []
+
+    /// Whether the process may hold enough descriptors (the soft limit is raised to the hard one when needed).
+    static var possible: Bool {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }
+        if limit.rlim_cur < 4_096 && limit.rlim_max > limit.rlim_cur {
+            limit.rlim_cur = min(limit.rlim_max, 4_096)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return limit.rlim_cur > 1_200
+    }
+
+    init(count: Int) throws {
+        for _ in 0..<count {
+            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                close()
+                throw POSIXError(.EMFILE)
+            }
+            descriptors.append(descriptor)
+        }
+    }
+
+    func close() {
+        for descriptor in descriptors { Glibc.close(descriptor) }
+    }
+}
+
+/// A loopback TCP listener that accepts each connection and closes it at once, on a thread of its own.
+final class ClosingListener: @unchecked Sendable {
+    let port: Int
+    private let descriptor: Int32
+    private let count = LockedValue(0)
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        let chosen = try MosquittoBrokerProcess.freePort()
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(chosen).bigEndian
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(fd, 16) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        descriptor = fd
+        port = chosen
+        let thread = Thread { [self] in
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }  // the listener was shut down
+                count.withLock { $0 += 1 }
+                close(client)
+            }
+        }
+        thread.start()
+    }
+
+    var accepted: Int { count.withLock { $0 } }
+
+    func stop() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
     }
 }
