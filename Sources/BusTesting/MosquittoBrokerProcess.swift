@@ -57,7 +57,7 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
                 description:
                     "mosquitto is not installed: run `make test` (it installs it) or `sudo apt-get install mosquitto`")
         }
-        self.port = try Self.reservePort()
+        self.port = try Self.freePort()
         self.directory = FileManager.default.temporaryDirectory.appendingPathComponent("stepcompass-broker-\(UUID().uuidString)")
         self.extraConfiguration = configuration
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -67,10 +67,6 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     /// the check that a port is free and a server binding it, a parallel test could otherwise be given the same port
     /// and end up talking to another test's server.
     private static let reservedPorts = LockedValue<Set<Int>>([])
-
-    private static func reservePort() throws -> Int {
-        try freePort()
-    }
 
     deinit {
         stop()
@@ -171,7 +167,7 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
     /// Takes another port when the first one was taken between the check and mosquitto's bind.
     private func movePort() throws {
         let old = port
-        port = try Self.reservePort()
+        port = try Self.freePort()
         _ = Self.reservedPorts.withLock { $0.remove(old) }
     }
 
@@ -249,11 +245,6 @@ public final class MosquittoBrokerProcess: @unchecked Sendable {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-    }
-
-    /// A free port that no other broker of this process has been or will be given (for extra listeners).
-    public static func reserveFreePort() throws -> Int {
-        try reservePort()
     }
 
     /// Whether a TCP connection to 127.0.0.1:`port` succeeds.

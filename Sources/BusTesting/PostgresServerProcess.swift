@@ -53,7 +53,7 @@ public final class PostgresServerProcess: @unchecked Sendable {
         guard Self.binDirectory != nil else {
             throw StartError(description: "PostgreSQL is not installed (sudo apt-get install postgresql)")
         }
-        port = try MosquittoBrokerProcess.reserveFreePort()
+        port = try MosquittoBrokerProcess.freePort()
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("stepcompass-buslab-pg-\(UUID().uuidString.prefix(8))")
         runAs = geteuid() == 0 ? "postgres" : nil
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

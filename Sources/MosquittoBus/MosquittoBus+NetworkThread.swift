@@ -128,14 +128,14 @@ extension MosquittoBus {
             if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 socketOpen = false
                 if stopRequested { break }
+                let error = MosquittoError.describe(code: rc)
                 // What a connect that times out reports (it said "no answer" when the connection was lost before the
                 // broker's CONNACK), unless the broker said why it refused.
-                let reason = "the connection was lost: \(MosquittoError.describe(code: rc))"
                 state.withLock { state in
-                    if !(state.lastError?.hasPrefix(Self.refusedPrefix) ?? false) { state.lastError = reason }
+                    if !(state.lastError?.hasPrefix(Self.refusedPrefix) ?? false) { state.lastError = "the connection was lost: \(error)" }
                 }
                 failures += 1
-                logger.debug("network loop ended", metadata: ["error": "\(MosquittoError.describe(code: rc))", "retry.in": "\(delay)"])
+                logger.debug("network loop ended", metadata: ["error": "\(error)", "retry.in": "\(delay)"])
                 pause(delay)
                 delay = min(delay * 2, configuration.reconnectDelayMax)
             }
@@ -153,15 +153,20 @@ extension MosquittoBus {
     func loopOnce(timeout: Int32) -> Int32 {
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
-        var descriptors = [
-            pollfd(fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0),
-            pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        let ready = poll(&descriptors, 2, timeout)
-        if ready < 0 && errno != EINTR { return Int32(MOSQ_ERR_ERRNO.rawValue) }
-        if descriptors[1].revents != 0 { wake.drain() }
+        wake.willWait()
+        // The socket's and the pipe's returned events, or nil when poll failed; on the stack (a turn per packet).
+        let returned = withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors -> (Int16, Int16)? in
+            descriptors[0] = pollfd(
+                fd: socket, events: Int16(POLLIN) | (mosquitto_want_write(handle) ? Int16(POLLOUT) : 0), revents: 0)
+            descriptors[1] = pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(descriptors.baseAddress, 2, timeout) >= 0 || errno == EINTR else { return nil }
+            return (descriptors[0].revents, descriptors[1].revents)
+        }
+        wake.didWait()
+        guard let (socketEvents, wakeEvents) = returned else { return Int32(MOSQ_ERR_ERRNO.rawValue) }
+        if wakeEvents != 0 { wake.drain() }
         let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
-        if descriptors[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+        if socketEvents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             let rc = mosquitto_loop_read(handle, 1)
             if rc != success { return rc }
         }

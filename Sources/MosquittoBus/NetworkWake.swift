@@ -1,4 +1,5 @@
 import CMosquitto
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +13,15 @@ import CMosquitto
 ///
 /// libmosquitto wakes its own `select` through a socket pair for the same reason, but `mosquitto_loop` cannot be used
 /// (see ``MosquittoBus/loopOnce(timeout:)``) and the socket pair is not part of its API.
+///
+/// The pipe is written only while the network thread waits (``willWait()`` to ``didWait()``), and once per wait: a
+/// busy network thread costs a publisher no system call. No wake is lost: the thread says it will wait before it
+/// looks for queued packets, and a publisher queues its packet before it looks whether the thread waits, so either
+/// the thread sees the packet (and polls for writing) or the publisher sees the thread waiting (and writes).
 final class NetworkWake: Sendable {
     private let reader: Int32
     private let writer: Int32
+    private let waiting = Atomic<Bool>(false)
 
     init() throws(MosquittoError) {
         var descriptors: [Int32] = [-1, -1]
@@ -37,15 +44,23 @@ final class NetworkWake: Sendable {
     /// What `poll` watches.
     var descriptor: Int32 { reader }
 
-    /// Wakes the thread (a full pipe already will).
+    /// The network thread is about to look for queued packets and wait: a signal from now on writes the pipe.
+    func willWait() { waiting.store(true, ordering: .sequentiallyConsistent) }
+
+    /// The network thread is back from its wait.
+    func didWait() { waiting.store(false, ordering: .sequentiallyConsistent) }
+
+    /// Wakes the thread if it waits (a full pipe already will).
     func signal() {
+        guard waiting.exchange(false, ordering: .sequentiallyConsistent) else { return }
         var byte: UInt8 = 1
         _ = write(writer, &byte, 1)
     }
 
     /// Empties the pipe after a wake.
     func drain() {
-        var bytes = [UInt8](repeating: 0, count: 256)
-        while bytes.withUnsafeMutableBytes({ read(reader, $0.baseAddress, 256) }) > 0 {}
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+            while read(reader, buffer.baseAddress, 256) > 0 {}
+        }
     }
 }

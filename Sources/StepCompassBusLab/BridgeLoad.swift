@@ -54,7 +54,7 @@ struct BridgeLoad: AsyncParsableCommand {
 
     private func measure(port: Int, brokerPID: Int32?, path: String) async throws -> Bool {
         let prefix = "stepcompass"
-        let httpPort = try MosquittoBrokerProcess.reserveFreePort()
+        let httpPort = try MosquittoBrokerProcess.freePort()
         let reader = try await RawMQTTClient.onThread("bridge-load-connect") {
             let client = try RawMQTTClient(port: port, clientID: "bridge-load-imu")
             try client.subscribe("\(prefix)/+/imu")

@@ -63,10 +63,10 @@ struct ChaosRun {
                     "--wikimedia-url", photos.baseURL + "/w/api.php", "--photo-every", "100",
                 ]),
             ChaosStack.Service(
-                name: "bridge", arguments: ["--http-host", "127.0.0.1", "--http-port", "\(try MosquittoBrokerProcess.reserveFreePort())"]),
+                name: "bridge", arguments: ["--http-host", "127.0.0.1", "--http-port", "\(try MosquittoBrokerProcess.freePort())"]),
             ChaosStack.Service(
                 name: "markers", arguments: ["--source", markers.path, "--cache-dir", folder.appendingPathComponent("markers-cache").path]),
-            ChaosStack.Service(name: "dashboard", arguments: ["--http-port", "\(try MosquittoBrokerProcess.reserveFreePort())"]),
+            ChaosStack.Service(name: "dashboard", arguments: ["--http-port", "\(try MosquittoBrokerProcess.freePort())"]),
             ChaosStack.Service(
                 name: "sensors",
                 arguments: [

@@ -37,7 +37,7 @@ struct BridgeBrokerTests {
 
     @Test("Sensor Logger's MQTT push over WebSockets becomes the device's imu, location and steps")
     func webSocketPush() async throws {
-        let wsPort = try MosquittoBrokerProcess.reserveFreePort()
+        let wsPort = try MosquittoBrokerProcess.freePort()
         try await withBroker(configuration: "listener \(wsPort) 127.0.0.1\nprotocol websockets\n") { broker in
             let probe = try await MosquittoHarness(port: broker.port).makeClient(id: "probe-ws", cleanStart: true, will: nil)
             let feed = try await probe.subscribe(to: TopicFilter("stepcompass/#"), qos: .atLeastOnce)
@@ -123,7 +123,7 @@ struct BridgeBrokerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("walk.nmea")
         try Self.nmeaLog().write(to: log, atomically: true, encoding: .ascii)
-        let gpsdPort = try MosquittoBrokerProcess.reserveFreePort()
+        let gpsdPort = try MosquittoBrokerProcess.freePort()
         try await withBroker { broker in
             let probe = try await MosquittoHarness(port: broker.port).makeClient(id: "probe-gps", cleanStart: true, will: nil)
             let feed = try await probe.subscribe(to: TopicFilter("stepcompass/gps/location"), qos: .atLeastOnce)

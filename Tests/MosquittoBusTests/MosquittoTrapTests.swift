@@ -185,15 +185,20 @@ struct MosquittoTrapTests {
 
     @Test("errors carry libmosquitto's message: a closed port fails with the reason")
     func connectionRefused() async throws {
-        let port = try MosquittoBrokerProcess.freePort()
+        try await Self.expectConnectTimeout(port: try MosquittoBrokerProcess.freePort(), within: .milliseconds(500), saying: "Connection refused")
+    }
+
+    /// Connects a client to `port`, where no broker answers, and expects the connect to time out within `timeout` with a
+    /// message that contains `reason`.
+    static func expectConnectTimeout(port: Int, within timeout: Duration, saying reason: String) async throws {
         let configuration = MosquittoConfiguration(
             host: "127.0.0.1", port: port, clientID: "nobody", reconnectDelay: .milliseconds(50))
-        let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.refused"))
+        let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.unanswered"))
         await #expect {
-            try await bus.connect(timeout: .milliseconds(500))
+            try await bus.connect(timeout: timeout)
         } throws: { error in
             guard let error = error as? BusError else { return false }
-            return error.code == .timeout && error.message.contains("Connection refused")
+            return error.code == .timeout && error.message.contains(reason)
         }
         await bus.disconnect()
     }
@@ -219,16 +224,7 @@ struct MosquittoTrapTests {
     func closedBeforeAnswering() async throws {
         let listener = try ClosingListener()
         defer { listener.stop() }
-        let configuration = MosquittoConfiguration(
-            host: "127.0.0.1", port: listener.port, clientID: "closed", reconnectDelay: .milliseconds(50))
-        let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.closed"))
-        await #expect {
-            try await bus.connect(timeout: .seconds(1))
-        } throws: { error in
-            guard let error = error as? BusError else { return false }
-            return error.code == .timeout && error.message.contains("the connection was lost")
-        }
-        await bus.disconnect()
+        try await Self.expectConnectTimeout(port: listener.port, within: .seconds(1), saying: "the connection was lost")
         #expect(listener.accepted > 0, "the client reached the listener")
     }
 

@@ -45,7 +45,7 @@ struct TLSTests {
     @Test("a client with the CA file connects over TLS; one without TLS cannot")
     func tlsWithCAFile() async throws {
         let certificates = try await Self.makeCertificates()
-        let tlsPort = try MosquittoBrokerProcess.reserveFreePort()
+        let tlsPort = try MosquittoBrokerProcess.freePort()
         let configuration = """
             listener \(tlsPort) 127.0.0.1
             cafile \(certificates.appendingPathComponent("ca.crt").path)

@@ -51,7 +51,7 @@ struct MetricsTests {
         .enabled(if: MosquittoBrokerProcess.shouldRunBrokerTests))
     func endpoint() async throws {
         try await withBroker { broker in
-            let port = try MosquittoBrokerProcess.reserveFreePort()
+            let port = try MosquittoBrokerProcess.freePort()
             let topics = Topics()
             var mqtt = MosquittoConfiguration(host: "127.0.0.1", port: broker.port, clientID: "metrics-test-\(UUID().uuidString.prefix(6))")
             ServiceMetrics.bootstrap()

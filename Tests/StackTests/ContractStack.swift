@@ -102,7 +102,7 @@ final class ContractStack {
     /// exits first because another program took the port between the check and its bind, it starts again on another.
     private func launchListening(_ name: String, _ launch: (Int) async throws -> ChildProcess) async throws -> (ChildProcess, Int) {
         for attempt in 1...5 {
-            let port = try MosquittoBrokerProcess.reserveFreePort()
+            let port = try MosquittoBrokerProcess.freePort()
             let process = try await launch(port)
             var looks = 0
             let deadline = ContinuousClock.now + .seconds(60)

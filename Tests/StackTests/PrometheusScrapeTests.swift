@@ -26,7 +26,7 @@ struct PrometheusScrapeTests {
             var processes: [ChildProcess] = []
             var targets: [String: Int] = [:]
             for service in Self.services {
-                let port = try MosquittoBrokerProcess.reserveFreePort()
+                let port = try MosquittoBrokerProcess.freePort()
                 targets[service.service] = port
                 var arguments = ["--metrics-port", "\(port)"]
                 if service.service == "sensors" { arguments += ["--devices", "2"] }
@@ -115,7 +115,7 @@ struct PrometheusProcess {
         }.joined(separator: "\n")
         let configuration = folder.appendingPathComponent("prometheus.yml")
         try "global:\n  scrape_interval: 1s\nscrape_configs:\n\(jobs)\n".write(to: configuration, atomically: true, encoding: .utf8)
-        let port = try MosquittoBrokerProcess.reserveFreePort()
+        let port = try MosquittoBrokerProcess.freePort()
         let process = try await ChildProcess(
             executable: binary,
             arguments: [

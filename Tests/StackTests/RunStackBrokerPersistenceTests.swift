@@ -54,8 +54,8 @@ struct RunStackBrokerPersistenceTests {
             try FileManager.default.createDirectory(at: runFolder.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         defer { try? FileManager.default.removeItem(at: runFolder) }
-        let port = try MosquittoBrokerProcess.reserveFreePort()
-        let webSocketPort = try MosquittoBrokerProcess.reserveFreePort()
+        let port = try MosquittoBrokerProcess.freePort()
+        let webSocketPort = try MosquittoBrokerProcess.freePort()
         let text = try await Self.brokerConfiguration(mqttPort: port, webSocketPort: webSocketPort, runFolder: runFolder)
         #expect(text.contains("persistence true\npersistence_location \(runFolder.path)/mosquitto/"))
         let configuration = runFolder.appendingPathComponent("mosquitto/mosquitto.conf")

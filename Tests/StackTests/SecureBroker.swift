@@ -47,7 +47,7 @@ struct SecureBroker {
             at: configFolder.appendingPathComponent("stepcompass.conf"), to: folder.appendingPathComponent("conf.d/stepcompass.conf"))
         let (passwords, bridgeToken) = try await makeCredentials(in: folder)
 
-        let webSocketPort = try MosquittoBrokerProcess.reserveFreePort()
+        let webSocketPort = try MosquittoBrokerProcess.freePort()
         let secure = try String(contentsOf: configFolder.appendingPathComponent("secure.conf"), encoding: .utf8)
         let auth = folder.appendingPathComponent("auth").path
         // The broker helper opens the plain MQTT listener (on its own free port) and the persistence folder itself.
@@ -143,7 +143,7 @@ struct SecureBroker {
         do {
             try await bus.connect(timeout: timeout)
         } catch let error as BusError where error.code == .timeout && !error.message.contains("refused") {
-            // No answer at all: say what the broker was doing.
+            // No CONNACK (no answer, or the connection lost before it): say what the broker was doing.
             await bus.disconnect()
             throw BusError(.timeout, "\(error.message)\n\(broker.diagnosis())")
         } catch {

@@ -37,7 +37,7 @@ struct ServiceLifecycleTests {
     @Test("told to stop while the broker is unreachable, it exits 0 within 5 s", arguments: ServiceExecutable.allServices)
     func stopWithoutBroker(_ executable: ServiceExecutable) async throws {
         // Nothing listens on the port: the service keeps retrying the connection until it is told to stop.
-        let port = try MosquittoBrokerProcess.reserveFreePort()
+        let port = try MosquittoBrokerProcess.freePort()
         let process = try await executable.start(port: port, prefix: "nobroker")
         let retrying = ContinuousClock.now + .seconds(20)
         while !process.output.contains("cannot reach the MQTT broker"), process.isRunning, ContinuousClock.now < retrying {
@@ -57,7 +57,7 @@ struct ServiceLifecycleTests {
     func stopWithoutDatabase(_ executable: ServiceExecutable) async throws {
         try await withBroker { broker in
             // Nothing listens on the database's port: the service keeps trying to open it until it is told to stop.
-            let databasePort = try MosquittoBrokerProcess.reserveFreePort()
+            let databasePort = try MosquittoBrokerProcess.freePort()
             let process = try await executable.start(
                 port: broker.port, prefix: "nodb",
                 arguments: ["--database-url", "postgres://stepcompass:secret@127.0.0.1:\(databasePort)/stepcompass"])
