@@ -15,7 +15,10 @@ public enum CorrelationID: Codable, Sendable, Hashable {
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+            // A whole number in Int64's range is that integer: written back (`7777777777777778000`) it reads as one, and
+            // a reply's correlationId must read back as what it is written as (found by FuzzCommands: a request's
+            // 7777777777777777777.777777777 was echoed as 7.777777777777778e+18, which reads back as an integer).
+            self = Int64(exactly: value).map(CorrelationID.integer) ?? .number(value)
         } else {
             throw DecodingError.typeMismatch(
                 CorrelationID.self,
