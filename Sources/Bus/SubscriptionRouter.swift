@@ -135,21 +135,32 @@ public final class SubscriptionRouter: Sendable {
         state.pending.append(message)
     }
 
-    /// Every filter in use with the highest QoS any subscription asked for, in first-use order.
+    /// Every filter in use as the broker should have it, in first-use order: the highest QoS any subscription asked
+    /// for, and No Local only when every subscription using the filter asked for it (a broker keeps one subscription
+    /// per filter and client, and one that wants the client's own messages must get them).
     public var activeRequests: [SubscriptionRequest] {
-        state.withLock { state in
-            var result: [SubscriptionRequest] = []
-            for entry in state.entries {
-                for request in entry.requests {
-                    if let index = result.firstIndex(where: { $0.filter == request.filter }) {
-                        result[index].qos = max(result[index].qos, request.qos)
-                    } else {
-                        result.append(request)
-                    }
-                }
-            }
-            return result
+        state.withLock { Self.merged($0.entries.lazy.flatMap(\.requests)) }
+    }
+
+    /// The requests for `filters` merged as ``activeRequests`` merges them.
+    public func activeRequests(for filters: [TopicFilter]) -> [SubscriptionRequest] {
+        let wanted = Set(filters)
+        return state.withLock { state in
+            Self.merged(state.entries.lazy.flatMap(\.requests).filter { wanted.contains($0.filter) })
         }
+    }
+
+    private static func merged(_ requests: some Sequence<SubscriptionRequest>) -> [SubscriptionRequest] {
+        var result: [SubscriptionRequest] = []
+        for request in requests {
+            if let index = result.firstIndex(where: { $0.filter == request.filter }) {
+                result[index].qos = max(result[index].qos, request.qos)
+                result[index].noLocal = result[index].noLocal && request.noLocal
+            } else {
+                result.append(request)
+            }
+        }
+        return result
     }
 
     /// Messages dropped because a subscriber fell `streamLimit` messages behind, or because the held

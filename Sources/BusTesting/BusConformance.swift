@@ -24,6 +24,7 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
     case requestResponseProperties
     case unsubscribeStopsDelivery
     case orderAcrossTopics
+    case noLocalSkipsOwnMessages
 
     public var description: String { rawValue }
 
@@ -50,6 +51,7 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
         case .requestResponseProperties: try await requestResponse(harness, root, id)
         case .unsubscribeStopsDelivery: try await unsubscribe(harness, root, id)
         case .orderAcrossTopics: try await order(harness, root, id)
+        case .noLocalSkipsOwnMessages: try await noLocal(harness, root, id)
         }
     }
 
@@ -240,6 +242,33 @@ public enum BusConformance: String, CaseIterable, Sendable, CustomStringConverti
         try require(
             received.map { "\($0.topic)#\($0.text)" } == sent,
             "one subscription's messages arrive in publish order across its topics (\(received.count) of 200)")
+        await client.close()
+    }
+
+    /// No Local: a client's own live messages do not come back through a subscription that asked so, its own retained
+    /// message does (the position service restores from its own retained positions), another client's messages do.
+    /// Over MQTT 3.1.1 the option does not exist and everything comes back. (A second subscription of the client to the
+    /// same filter is left out: MQTT 5 replaces the filter's options, mosquitto 2.0 keeps the first's No Local.)
+    private func noLocal(_ harness: any BusHarness, _ root: String, _ id: String) async throws {
+        let client = try await harness.makeClient(id: id, cleanStart: true, will: nil)
+        try await client.publish(BusMessage(topic: "\(root)/r", text: "mine", qos: .atLeastOnce, retain: true))
+        let subscription = try await client.subscribe(to: [
+            SubscriptionRequest(try TopicFilter("\(root)/n"), noLocal: true),
+            SubscriptionRequest(try TopicFilter("\(root)/r"), noLocal: true),
+            SubscriptionRequest(try TopicFilter("\(root)/end")),
+        ])
+        try await client.publish(BusMessage(topic: "\(root)/n", text: "own", qos: .atLeastOnce))
+        try await client.publish(BusMessage(topic: "\(root)/end", text: "end", qos: .atLeastOnce))
+        // One client's packets are handled in order: "own" would come before "end".
+        var received = await subscription.collect(harness.honoursNoLocal ? 2 : 3, timeout: Self.quiet * 10)
+        let other = try await harness.makeClient(id: id + "-o", cleanStart: true, will: nil)
+        try await other.publish(BusMessage(topic: "\(root)/n", text: "other", qos: .atLeastOnce))
+        received += await subscription.collect(1, timeout: Self.quiet * 10)
+        let seen = received.map { "\($0.text)\($0.retain ? " (retained)" : "")" }
+        let expected = harness.honoursNoLocal ? ["mine (retained)", "end", "other"] : ["mine (retained)", "own", "end", "other"]
+        try require(seen == expected, "No Local on \(harness.name): expected \(expected), got \(seen)")
+        try await client.publish(BusMessage(topic: "\(root)/r", text: "", qos: .atLeastOnce, retain: true))
+        await other.close()
         await client.close()
     }
 }

@@ -20,6 +20,13 @@ public protocol BusHarness: Sendable {
     func makeClient(id: String, cleanStart: Bool, will: BusMessage?) async throws -> any HarnessClient
     /// Whether the implementation carries MQTT 5 properties (false for an MQTT 3.1.1 connection).
     var carriesProperties: Bool { get }
+    /// Whether the implementation honours MQTT 5's No Local subscription option (false over MQTT 3.1.1).
+    var honoursNoLocal: Bool { get }
+}
+
+extension BusHarness {
+    /// MQTT 5 has No Local wherever it carries properties.
+    public var honoursNoLocal: Bool { carriesProperties }
 }
 
 extension InMemoryBus: HarnessClient {

@@ -4,12 +4,13 @@ public import Bus
 ///
 /// It keeps the semantics the services rely on: `+`/`#` matching (and `$` topics hidden from leading
 /// wildcards), retained messages (set, replace, clear with an empty payload, replayed on subscribe with
-/// `retain` set), QoS downgrade to the subscription's QoS, last wills on an abnormal disconnect, QoS 1/2
+/// `retain` set), QoS downgrade to the subscription's QoS, No Local (a client's own live messages are not sent back
+/// through a subscription that asked so; its own retained messages are, as mosquitto does), last wills on an abnormal disconnect, QoS 1/2
 /// messages queued for an offline persistent session, and MQTT 5 properties passed through untouched.
 /// Delivery is synchronous and in publish order, so tests are deterministic.
 public final class InMemoryBroker: Sendable {
     struct Session {
-        var subscriptions: [(filter: TopicFilter, qos: QoS)] = []
+        var subscriptions: [SubscriptionRequest] = []
         var persistent: Bool
         var connection: Connection?
         var queue: [BusMessage] = []
@@ -78,9 +79,9 @@ public final class InMemoryBroker: Sendable {
             guard var session = state.sessions[clientID], let connection = session.connection else { return }
             for request in requests {
                 if let index = session.subscriptions.firstIndex(where: { $0.filter == request.filter }) {
-                    session.subscriptions[index].qos = request.qos
+                    session.subscriptions[index] = request
                 } else {
-                    session.subscriptions.append((request.filter, request.qos))
+                    session.subscriptions.append(request)
                 }
             }
             state.sessions[clientID] = session
@@ -101,7 +102,8 @@ public final class InMemoryBroker: Sendable {
         }
     }
 
-    func publish(_ message: BusMessage) {
+    /// Publishes `message` for the client `publisher` (nil: the broker itself), whose No Local subscriptions skip it.
+    func publish(_ message: BusMessage, from publisher: String? = nil) {
         state.withLock { state in
             state.published += 1
             if message.retain {
@@ -113,7 +115,9 @@ public final class InMemoryBroker: Sendable {
             }
             for clientID in state.sessions.keys.sorted() {
                 guard let session = state.sessions[clientID] else { continue }
-                let granted = session.subscriptions.filter { $0.filter.matches(message.topic) }.map(\.qos).max()
+                let own = clientID == publisher
+                let granted = session.subscriptions.filter { $0.filter.matches(message.topic) && !(own && $0.noLocal) }
+                    .map(\.qos).max()
                 guard let granted else { continue }
                 var delivered = message
                 delivered.qos = min(message.qos, granted)

@@ -76,13 +76,14 @@ public final class InMemoryBus: ConnectableBus, SubscriptionBufferReporting {
     public func publish(_ message: BusMessage) async throws {
         try TopicName.validate(message.topic)
         _ = try current()
-        broker.publish(message)
+        broker.publish(message, from: clientID)
     }
 
     public func subscribe(to requests: [SubscriptionRequest]) async throws -> BusSubscription {
         let router = try current().router
         let subscription = router.add(requests)
-        broker.subscribe(clientID: clientID, requests: requests)
+        // Merged with this client's other subscriptions to the same filters, as the mosquitto client sends them.
+        broker.subscribe(clientID: clientID, requests: router.activeRequests(for: requests.map(\.filter)))
         return subscription
     }
 

@@ -82,10 +82,10 @@ extension MosquittoBus {
             for message in afterReconnect { publishFromCallback(message) }
             return
         }
-        let options = configuration.protocolVersion == .v5 ? Int32(MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue) : 0
         sendLock.withLock { _ in
             for request in requests {
                 var mid: Int32 = 0
+                let options = subscribeOptions(request, retainedOnlyIfNew: true)
                 let rc = mosquitto_subscribe_v5(handle, &mid, request.filter.rawValue, Int32(request.qos.rawValue), options, nil)
                 if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                     _ = state.withLock { $0.resubscribeMids.insert(mid) }

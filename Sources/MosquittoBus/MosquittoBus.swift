@@ -175,19 +175,21 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
         guard !requests.isEmpty else { throw BusError(.invalidTopic, "a subscription needs at least one filter") }
         while true {
             try await waitUntilConnected(timeout: nil)
-            let sent: (BusSubscription, [Int32])? = try sendLock.withLock { _ in
+            let sent: (BusSubscription, [(SubscriptionRequest, Int32)])? = try sendLock.withLock { _ in
                 guard isConnected else { return nil }
                 let subscription = router.add(requests)
-                var mids: [Int32] = []
-                for request in requests {
-                    mids.append(try sendSubscribe(request))
+                var mids: [(SubscriptionRequest, Int32)] = []
+                // Each filter as the broker must now have it, merged with this client's other subscriptions to it
+                // (the broker keeps one per filter: asking for QoS 0 or No Local must not take them from another).
+                for request in router.activeRequests(for: requests.map(\.filter)) {
+                    mids.append((request, try sendSubscribe(request)))
                 }
                 wake.signal()
                 return (subscription, mids)
             }
             guard let (subscription, mids) = sent else { continue }
             do {
-                for (request, mid) in zip(requests, mids) {
+                for (request, mid) in mids {
                     let granted = try await waitForAcknowledgement(mid: mid)
                     if granted.contains(where: { $0 >= 0x80 }) {
                         throw BusError(
@@ -238,9 +240,21 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
     func sendSubscribe(_ request: SubscriptionRequest) throws(MosquittoError) -> Int32 {
         var mid: Int32 = 0
         try MosquittoError.check(
-            mosquitto_subscribe_v5(handle, &mid, request.filter.rawValue, Int32(request.qos.rawValue), 0, nil),
+            mosquitto_subscribe_v5(
+                handle, &mid, request.filter.rawValue, Int32(request.qos.rawValue),
+                subscribeOptions(request, retainedOnlyIfNew: false), nil),
             "mosquitto_subscribe_v5")
         _ = state.withLock { $0.awaitingAck.insert(mid) }
         return mid
+    }
+
+    /// The MQTT 5 subscription options of `request` (none over MQTT 3.1.1, which has none): No Local when asked
+    /// for, and, on a resubscription after a reconnect, retained messages only if the subscription is new.
+    func subscribeOptions(_ request: SubscriptionRequest, retainedOnlyIfNew: Bool) -> Int32 {
+        guard configuration.protocolVersion == .v5 else { return 0 }
+        var options: Int32 = 0
+        if request.noLocal { options |= Int32(MQTT_SUB_OPT_NO_LOCAL.rawValue) }
+        if retainedOnlyIfNew { options |= Int32(MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue) }
+        return options
     }
 }

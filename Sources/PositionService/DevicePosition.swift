@@ -5,14 +5,14 @@ import PositionKit
 import ServiceRuntime
 import StepCompassContract
 
-/// One device's dead reckoning: its ``PositionKit/PositionCalculator`` and the heading it knows, in an actor of
-/// its own so that devices never share state.
+/// One device's dead reckoning: its ``PositionKit/PositionCalculator`` and the heading it knows.
 ///
-/// The service hands it the device's messages one at a time, in the broker's order, and publishes the states it
-/// returns. A device starts *unrestored*: a retained `position` may still restore it. It becomes *live* at its
+/// A value in the service's device table, changed in place on the service's actor: the service hands it the
+/// device's messages one at a time, in the broker's order, and publishes the states it returns. (It was an actor of
+/// its own; a hop to it and back for every message cost more than the dead reckoning itself.) A device starts *unrestored*: a retained `position` may still restore it. It becomes *live* at its
 /// first restore, or at its first step, heading or reset message once the service's settle window has passed;
 /// from then on a retained position is ignored (the service's own state is newer).
-actor DevicePosition {
+struct DevicePosition {
     /// What the device's messages produced: states to publish (in order) and inputs to reject.
     enum Outcome {
         case publish([PositionState], timestamp: Date)
@@ -51,7 +51,7 @@ actor DevicePosition {
 
     /// Restores the device from its retained position, unless it is already live; batches it completes are
     /// published with `timestamp` (the service's clock). `stateTime` is the retained message's own timestamp.
-    func restore(from state: PositionState, timestamp: Date, stateTime: Date?) -> Outcome {
+    mutating func restore(from state: PositionState, timestamp: Date, stateTime: Date?) -> Outcome {
         guard calculator == nil else { return .nothing }
         lastStepsTime = stateTime
         do {
@@ -70,7 +70,7 @@ actor DevicePosition {
 
     /// Takes a heading; creates the calculator only when `start` is true (after the settle window), so that a
     /// retained heading does not pre-empt a retained position that arrives after it.
-    func heading(_ degrees: Double, timestamp: Date, start: Bool) -> Outcome {
+    mutating func heading(_ degrees: Double, timestamp: Date, start: Bool) -> Outcome {
         lastInputTime = timestamp
         guard var current = calculator ?? (start ? makeCalculator() : nil) else {
             knownHeading = degrees
@@ -94,7 +94,7 @@ actor DevicePosition {
     /// steps message applied (or the retained position restored): then it is an old message the broker delivered
     /// again (a broker that crashed redelivers what it had queued at its last save, some of it already handled) and
     /// changes nothing. Read as a new session, it would add its whole count again.
-    func steps(_ count: Int, distance: Double? = nil, timestamp: Date) -> Outcome {
+    mutating func steps(_ count: Int, distance: Double? = nil, timestamp: Date) -> Outcome {
         if let lastStepsTime, let calculator,
             StepCountOrder.isRedelivery(
                 count: Int64(count), at: timestamp.timeIntervalSince1970, lastCount: Int64(calculator.state.sessionSteps),
@@ -120,7 +120,7 @@ actor DevicePosition {
     /// `now` (the service's clock) when it has sent none. A device whose clock is not the service's (the simulator at
     /// 4x, a replayed recording) keeps its positions in time order: a reset stamped with the service's date would be
     /// ahead of every later position, and readers that keep the newest (the journal's route) would skip the walk's rest.
-    func reset(now: Date) -> Outcome {
+    mutating func reset(now: Date) -> Outcome {
         guard var current = calculator ?? makeCalculator() else { return .nothing }
         let state = current.reset()
         calculator = current

@@ -10,9 +10,17 @@ public import ServiceRuntime
 ///
 /// It subscribes to `+/position`, `+/heading`, `+/steps` and `+/cmd/reset-position` in **one** subscription, so
 /// that a device's messages are handled in the order in which the broker delivered them, whatever their topics.
-/// Each device has its own actor (``DevicePosition``) around a ``PositionKit/PositionCalculator``; after each
-/// batch (and after a step message that changes the total but completes no batch) it publishes the state as a
-/// retained QoS 1 message on `{device}/position`.
+/// Each device has its own ``DevicePosition`` around a ``PositionKit/PositionCalculator``; after each batch (and
+/// after a step message that changes the total but completes no batch) it publishes the state as a retained QoS 1
+/// message on `{device}/position`.
+///
+/// ## Cost per message
+///
+/// The service reads what its subscription has at hand (up to ``batchLimit`` messages) in one go, handles those
+/// messages on its actor without suspending (the devices' states are values in its table, not actors of their own),
+/// and publishes what they produced in one call: one hop from the bus to the actor and one back per batch, not
+/// several per message. It subscribes to `+/position` with MQTT 5's No Local option, so that the broker does not
+/// send it back the positions it publishes (over MQTT 3.1.1 it still gets them, and ignores them).
 ///
 /// ## Restoring after a restart
 ///
@@ -35,9 +43,11 @@ public import ServiceRuntime
 /// 3. When the marker is back, the buffered messages are handled in order, so queued steps are counted once, on
 ///    top of the restored total, with the latest heading. A device with no retained position starts at (0, 0).
 ///
-/// A retained position that arrives later still restores a device this run has not touched yet. The service
-/// receives its own position messages back as live (non-retained) messages: those are ignored, because only a
-/// retained position is a restore. A QoS 1 step message delivered twice is a repeated count and changes nothing.
+/// A retained position that arrives later still restores a device this run has not touched yet. Its own position
+/// messages are not sent back to it (No Local), but another instance's, or its own over MQTT 3.1.1, arrive as live
+/// (non-retained) messages: those are ignored, because only a retained position is a restore. (Brokers send a
+/// client's own *retained* messages when it subscribes, No Local or not: mosquitto does, and the restart tests and
+/// the chaos run check it.) A QoS 1 step message delivered twice is a repeated count and changes nothing.
 ///
 /// ## Many devices
 ///
@@ -57,6 +67,10 @@ public actor PositionService: Service {
     private var devices: DeviceTable<DevicePosition>
     private var settled = false
     private var published = 0
+    /// The position messages produced by the messages being handled, published together once they are handled.
+    private var outgoing: [BusMessage] = []
+    /// The most messages read from the subscription and handled at once.
+    static let batchLimit = 256
     /// `stepcompass_position_batches_applied_total`: batches of `stepsPerUpdate` steps moved along a heading.
     private let batches: Counter
 
@@ -82,7 +96,8 @@ public actor PositionService: Service {
     private func serve() async throws {
         let topics = context.topics
         let requests = try [Topics.DeviceTopic.position, .heading, .steps, .commandResetPosition, .commandForget].map {
-            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce)
+            // No Local on `+/position`: the service reads retained positions to restore, not its own live output.
+            SubscriptionRequest(try TopicFilter(topics.allDevices($0)), qos: .atLeastOnce, noLocal: $0 == .position)
         }
         context.logger.info(
             "subscribing; restoring retained positions",
@@ -94,6 +109,7 @@ public actor PositionService: Service {
             ])
         let settledSubscription = try await context.subscribeSettled(to: requests, window: configuration.settleWindow) { message in
             try await handle(message)
+            try await publishOutgoing()
         }
         let buffered = settledSubscription.queued
         settled = true
@@ -105,12 +121,30 @@ public actor PositionService: Service {
         for message in buffered {
             try await handle(message)
         }
-        for await message in settledSubscription {
-            try await handle(message)
+        try await publishOutgoing()
+        while true {
+            let batch = await settledSubscription.nextBatch(limit: Self.batchLimit)
+            if batch.isEmpty { return }
+            for message in batch {
+                try await handle(message)
+            }
+            try await publishOutgoing()
         }
     }
 
-    /// Handles one message of the subscription.
+    /// Publishes the positions the messages handled so far produced, in order, in one call to the bus.
+    private func publishOutgoing() async throws {
+        guard !outgoing.isEmpty else { return }
+        let messages = outgoing
+        outgoing.removeAll(keepingCapacity: true)
+        // Stated again after a reconnect: a broker restarted without its store has lost them, and this service
+        // restarted after that would start the device from (0, 0).
+        try await context.publishRestated(contentsOf: messages)
+        published += messages.count
+    }
+
+    /// Handles one message of the subscription; the positions it produces join ``outgoing``. It suspends only to
+    /// report a rejected message.
     private func handle(_ message: BusMessage) async throws {
         let started = ContinuousClock.now
         defer { context.metrics.handled(message, since: started) }
@@ -130,12 +164,15 @@ public actor PositionService: Service {
             await context.errors.reject(message, reason: error.message)
             return
         }
-        /// The device's tracker, taken once its message has decoded: a bad or ignored message of a new device takes no
-        /// place in the device table and evicts nobody.
-        func tracker() throws(InputError) -> DevicePosition {
-            try devices.track(device, at: context.clock.now, context: context) {
+        /// Runs `change` on the device's state, taken once its message has decoded (a bad or ignored message of a new
+        /// device takes no place in the device table and evicts nobody), and keeps the changed state.
+        func tracker(_ change: (inout DevicePosition) -> DevicePosition.Outcome) throws(InputError) -> DevicePosition.Outcome {
+            var position = try devices.track(device, at: context.clock.now, context: context) {
                 DevicePosition(device: device, configuration: configuration, batches: batches)
             }.value
+            let outcome = change(&position)
+            devices[device] = position
+            return outcome
         }
         let outcome: DevicePosition.Outcome
         do {
@@ -143,8 +180,9 @@ public actor PositionService: Service {
             case .position:
                 let retained = try decoder.decode(PositionMessage.self, from: message.payload)
                 let state = try PositionState(retained)
-                outcome = await try tracker().restore(
-                    from: state, timestamp: context.clock.date, stateTime: retained.timestamp.flatMap(Timestamp.parse))
+                let now = context.clock.date
+                let stateTime = retained.timestamp.flatMap(Timestamp.parse)
+                outcome = try tracker { $0.restore(from: state, timestamp: now, stateTime: stateTime) }
                 if case .reject = outcome {
                 } else {
                     context.logger.info(
@@ -160,7 +198,8 @@ public actor PositionService: Service {
                 if configuration.headingSource == .walking, let walking = payload.walkingDirection,
                     walking.isFinite, (0...360).contains(walking)
                 {
-                    outcome = await try tracker().heading(walking, timestamp: date, start: settled)
+                    let start = settled
+                    outcome = try tracker { $0.heading(walking, timestamp: date, start: start) }
                     break
                 }
                 guard let heading = payload.heading else {
@@ -170,19 +209,24 @@ public actor PositionService: Service {
                     return  // noSensor or noPermission: no heading to use.
                 }
                 _ = try FieldCheck.finite(heading, "heading", in: 0...360)
-                outcome = await try tracker().heading(heading, timestamp: date, start: settled)
+                let start = settled
+                outcome = try tracker { $0.heading(heading, timestamp: date, start: start) }
             case .steps:
                 let payload = try StepsMessage.decode(message.payload, using: decoder)
                 let date = try Timestamp.date(payload.timestamp, received: context.clock.date)
                 let count = Int(try payload.count())
-                outcome = await try tracker().steps(count, distance: payload.reportedDistance, timestamp: date)
+                let distance = payload.reportedDistance
+                outcome = try tracker { $0.steps(count, distance: distance, timestamp: date) }
             case .commandForget:
-                // The device's retained position is being cleared: not to be published again after a reconnect.
+                // The device's retained position is being cleared: not to be published again after a reconnect. A
+                // position of this batch still waiting would be restated once published: publish it first.
+                try await publishOutgoing()
                 context.stopRestating(device: device)
                 return
             case .commandResetPosition:
                 _ = try DeviceCommand.decode(.commandResetPosition, json: message.payload)
-                outcome = await try tracker().reset(now: context.clock.date)
+                let now = context.clock.date
+                outcome = try tracker { $0.reset(now: now) }
                 context.logger.info("position reset", metadata: ["device": "\(device)"])
             default:
                 return
@@ -197,10 +241,7 @@ public actor PositionService: Service {
             let timestamp = Timestamp.format(date)
             for state in states {
                 let payload = try PositionMessage(timestamp: timestamp, state: state).encoded()
-                // Stated again after a reconnect: a broker restarted without its store has lost it, and this service
-                // restarted after that would start the device from (0, 0).
-                try await context.publishRestated(BusMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
-                published += 1
+                outgoing.append(BusMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
             }
             if let last = states.last {
                 context.logger.debug(

@@ -36,6 +36,17 @@ public struct SettledSubscription: AsyncSequence, Sendable {
         AsyncIterator(base: subscription.makeAsyncIterator(), syncTopic: syncTopic)
     }
 
+    /// The messages at hand, up to `limit` (waiting for at least one), sync messages left out; empty once the
+    /// subscription has ended or the task is cancelled.
+    public func nextBatch(limit: Int) async -> [BusMessage] {
+        while true {
+            let messages = await subscription.nextBatch(limit: limit)
+            if messages.isEmpty { return messages }
+            let kept = messages.filter { $0.topic != syncTopic }
+            if !kept.isEmpty { return kept }
+        }
+    }
+
     /// Up to `limit` messages as ``Bus/BusSubscription/nextBatch(limit:before:)`` gives them, sync messages left out.
     /// The deadline is on the service's clock (``BusServiceContext/clock``).
     public func nextBatch(limit: Int, before deadline: ServiceClock.Instant) async -> SubscriptionBatch {

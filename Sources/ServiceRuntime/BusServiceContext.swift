@@ -59,6 +59,15 @@ public struct BusServiceContext: Sendable {
         restate(message.topic, message)
     }
 
+    /// ``publishRestated(_:)`` for each of `messages`, in order, in one call: a service that handles its input in
+    /// batches publishes a batch's output with one hop from its actor to the bus and back, not one per message.
+    public func publishRestated(contentsOf messages: [BusMessage]) async throws {
+        for message in messages {
+            try await bus.publish(message)
+            restate(message.topic, message)
+        }
+    }
+
     /// Stops publishing `topic` again after reconnects (its device is forgotten).
     public func stopRestating(topic: String) {
         restate(topic, nil)

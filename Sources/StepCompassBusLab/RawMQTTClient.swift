@@ -156,8 +156,8 @@ final class RawMQTTClient: @unchecked Sendable {
     }
 
     /// Appends a QoS 0 PUBLISH packet.
-    static func appendPublish(topic: [UInt8], payload: [UInt8], to packets: inout [UInt8]) {
-        packets.append(0x30)
+    static func appendPublish(topic: [UInt8], payload: [UInt8], retain: Bool = false, to packets: inout [UInt8]) {
+        packets.append(retain ? 0x31 : 0x30)
         appendLength(2 + topic.count + payload.count, to: &packets)
         packets.append(UInt8(topic.count >> 8))
         packets.append(UInt8(topic.count & 0xFF))

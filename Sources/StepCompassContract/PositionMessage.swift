@@ -69,8 +69,10 @@ public struct PositionMessage: Sendable, Hashable, Codable {
     }
 
     /// The JSON bytes as the position service publishes them: keys sorted, so that equal states give equal payloads.
+    /// Written by hand (``jsonPayload()``) unless a value needs `JSONEncoder` to report or escape it.
     public func encoded() throws -> Data {
-        try Self.encoder.encode(self)
+        if let payload = jsonPayload() { return payload }
+        return try Self.encoder.encode(self)
     }
 
     private static let encoder: JSONEncoder = {

@@ -70,6 +70,23 @@ struct SubscriptionRouterTests {
         #expect(router.activeRequests == [SubscriptionRequest(TopicFilter("a")), SubscriptionRequest(TopicFilter("b"), qos: .exactlyOnce)])
         #expect(router.remove(first.id) == [TopicFilter("a")])
     }
+
+    @Test("a filter shared by two subscriptions has the higher QoS, and No Local only when both ask for it")
+    func mergedOptions() throws {
+        let router = SubscriptionRouter()
+        let quiet = router.add([SubscriptionRequest(TopicFilter("p"), qos: .atLeastOnce, noLocal: true)])
+        _ = router.add([SubscriptionRequest(TopicFilter("q"), qos: .atMostOnce, noLocal: true)])
+        #expect(router.activeRequests(for: [TopicFilter("p")]) == [SubscriptionRequest(TopicFilter("p"), noLocal: true)])
+        _ = router.add([SubscriptionRequest(TopicFilter("p"), qos: .atMostOnce)])
+        #expect(router.activeRequests(for: [TopicFilter("p")]) == [SubscriptionRequest(TopicFilter("p"), qos: .atLeastOnce)])
+        #expect(
+            router.activeRequests == [
+                SubscriptionRequest(TopicFilter("p"), qos: .atLeastOnce),
+                SubscriptionRequest(TopicFilter("q"), qos: .atMostOnce, noLocal: true),
+            ])
+        router.remove(quiet.id)
+        #expect(router.activeRequests(for: [TopicFilter("p"), TopicFilter("x")]) == [SubscriptionRequest(TopicFilter("p"), qos: .atMostOnce)])
+    }
 }
 
 @Suite("Routing received messages in batches")

@@ -99,4 +99,58 @@ struct PositionServiceBrokerTests {
             await probe.close()
         }
     }
+
+    /// Counts the live (non-retained) position messages a bus receives from the broker.
+    final class LivePositionsReceived: BusObserver {
+        let count = LockedValue(0)
+        func received(_ messages: [BusMessage]) {
+            let live = messages.count(where: { !$0.retain && $0.topic.hasSuffix("/position") })
+            if live > 0 { count.withLock { $0 += live } }
+        }
+        func published(_ message: BusMessage) {}
+        func connection(up: Bool) {}
+    }
+
+    @Test(
+        "the service does not get its own positions back over MQTT 5 (No Local); over 3.1.1 it does, and ignores them",
+        arguments: [MosquittoConfiguration.ProtocolVersion.v5, .v311])
+    func ownPositionsStayAway(_ version: MosquittoConfiguration.ProtocolVersion) async throws {
+        try await withBroker { broker in
+            let harness = MosquittoHarness(port: broker.port)
+            let probe = try await harness.makeClient(id: "probe", cleanStart: true, will: nil)
+            let positions = try await probe.subscribe(to: TopicFilter("stepcompass/+/position"))
+            let observer = LivePositionsReceived()
+            var configuration = MosquittoConfiguration(
+                host: "127.0.0.1", port: broker.port, clientID: "position-\(version.rawValue)", protocolVersion: version,
+                cleanStart: true)
+            configuration.observer = observer
+            let bus = try MosquittoBus(configuration: configuration, logger: Logger(label: "test.position.bus"))
+            try await bus.connect(timeout: .seconds(10))
+            let service = try await RunningPositionService.start(on: bus)
+            try await probe.publish("stepcompass/d1/heading", #"{"heading": 90}"#)
+            for count in stride(from: 3, through: 30, by: 3) {
+                try await probe.publish("stepcompass/d1/steps", #"{"steps": \#(count)}"#)
+            }
+            var last: PositionMessage?
+            while let message = await positions.next(timeout: .seconds(20)) {
+                last = try PositionMessage.decode(message)
+                if last?.steps == 30 { break }
+            }
+            #expect(last?.steps == 30 && last?.updates == 3)
+            #expect(abs((last?.y ?? 0) - 22.5) < 1e-9)
+            // A later message of another device: the broker queued any echo of d1's positions to the service before it,
+            // so once d2's position is out, every echo there was has been received.
+            try await probe.publish("stepcompass/d2/steps", #"{"steps": 1}"#)
+            while let message = await positions.next(timeout: .seconds(20)), message.topic != "stepcompass/d2/position" {}
+            let echoes = observer.count.withLock { $0 }
+            if version == .v5 {
+                #expect(echoes == 0, "the broker sent the service \(echoes) of its own positions")
+            } else {
+                #expect(echoes >= 10, "MQTT 3.1.1 has no No Local: the service's own positions come back (\(echoes))")
+            }
+            await service.stop()
+            await bus.disconnect()
+            await probe.close()
+        }
+    }
 }
