@@ -6,7 +6,7 @@
 // PREFIX/+/heading at QoS 1 over MQTT 5, and for each steps message (a cumulative count) adds the new steps,
 // moves 0.75 m a step along the last heading every 10 steps, and publishes PREFIX/DEVICE/position, retained, QoS 1,
 // with the contract's fields in sorted order. Once subscribed it publishes {"status":"online"} on
-// PREFIX/services/relay/status (retained) so that the load tool knows it is ready; SIGTERM ends it.
+// PREFIX/services/relay/status (retained) so that the load tool knows it is ready; SIGTERM or SIGINT ends it.
 //
 // Build: cc -O2 -o position_relay position_relay.c -lmosquitto -lm
 #include <math.h>
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TABLE_SIZE 262144 // open addressing, a power of two well above the devices of a load run
 #define STEPS_PER_UPDATE 10
@@ -76,12 +77,14 @@ static void publish_position(const char *name, struct device *device, const char
     char heading[32];
     if (device->updates > 0) snprintf(heading, sizeof heading, "%.17g", device->heading);
     else strcpy(heading, "null");
+    if (timestamp_length > 64) timestamp_length = 64;  // a contract timestamp is about 24 bytes
     int length = snprintf(
         payload, sizeof payload,
         "{\"distance\":%.17g,\"heading\":%s,\"sessionSteps\":%ld,\"steps\":%ld,\"timestamp\":\"%.*s\",\"updates\":%ld,"
         "\"x\":%.17g,\"y\":%.17g}",
         device->steps * STEP_LENGTH, heading, device->last_count, device->steps, (int)timestamp_length, timestamp,
         device->updates, device->x, device->y);
+    if (length < 0 || (size_t)length >= sizeof payload) return;
     mosquitto_publish_v5(client, NULL, topic, length, payload, 1, true, NULL);
 }
 
@@ -159,8 +162,7 @@ static void on_subscribe(struct mosquitto *mosq, void *object, int mid, int coun
 
 static void on_signal(int signal) {
     (void)signal;
-    stopping = 1;
-    if (client) mosquitto_disconnect(client);
+    stopping = 1;  // only the flag: libmosquitto is not async-signal-safe
 }
 
 int main(void) {
@@ -187,8 +189,17 @@ int main(void) {
         fprintf(stderr, "position_relay: could not connect to %s:%d: %s\n", host, port, mosquitto_strerror(rc));
         return 1;
     }
-    rc = mosquitto_loop_forever(client, -1, 1);
+    // The loop wakes at least every 100 ms to see the stop flag; a lost connection is reconnected.
+    while (!stopping) {
+        rc = mosquitto_loop(client, 100, 1);
+        if (rc != MOSQ_ERR_SUCCESS && !stopping) {
+            struct timespec pause = {0, 100 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+            mosquitto_reconnect(client);
+        }
+    }
+    mosquitto_disconnect(client);
     mosquitto_destroy(client);
     mosquitto_lib_cleanup();
-    return stopping ? 0 : (rc == MOSQ_ERR_SUCCESS ? 0 : 1);
+    return 0;
 }

@@ -71,7 +71,7 @@ public final class InMemoryBroker: Sendable {
             }
             return will
         }
-        if publishWill, let will { publish(will) }
+        if publishWill, let will { publish(will, from: clientID) }  // its own No Local subscriptions skip it, as in mosquitto
     }
 
     func subscribe(clientID: String, requests: [SubscriptionRequest]) {

@@ -45,9 +45,12 @@ public import ServiceRuntime
 ///
 /// A retained position that arrives later still restores a device this run has not touched yet. Its own position
 /// messages are not sent back to it (No Local), but another instance's, or its own over MQTT 3.1.1, arrive as live
-/// (non-retained) messages: those are ignored, because only a retained position is a restore. (Brokers send a
-/// client's own *retained* messages when it subscribes, No Local or not: mosquitto does, and the restart tests and
-/// the chaos run check it.) A QoS 1 step message delivered twice is a repeated count and changes nothing.
+/// (non-retained) messages: those are ignored, because only a retained position is a restore. The restore relies
+/// on the broker sending a client's own *retained* messages when it subscribes, No Local or not: mosquitto does (the
+/// restart tests and the chaos run check it). A broker that applies No Local to retained messages as well (EMQX did
+/// in 2018) would leave nothing to restore from; with such a broker run the service over MQTT 3.1.1
+/// (`MQTT_PROTOCOL=3.1.1`), which has no No Local. A QoS 1 step message delivered twice is a repeated count and
+/// changes nothing.
 ///
 /// ## Many devices
 ///
@@ -118,8 +121,9 @@ public actor PositionService: Service {
             metadata: [
                 "position.devices": "\(devices.count)", "position.queued": "\(buffered.count)",
             ])
-        for message in buffered {
+        for (index, message) in buffered.enumerated() {
             try await handle(message)
+            if index % Self.batchLimit == Self.batchLimit - 1 { try await publishOutgoing() }
         }
         try await publishOutgoing()
         while true {
@@ -154,14 +158,14 @@ public actor PositionService: Service {
         if message.topic == context.topics.errors(context.service) { return }
         if context.isCleared(message) { return }
         guard let parsed = context.topics.parseDeviceTopic(message.topic) else {
-            await context.errors.reject(message, reason: "'\(message.topic)' is not a device topic")
+            try await reject(message, "'\(message.topic)' is not a device topic")
             return
         }
         let (device, suffix) = (parsed.device, parsed.topic)
         do {
             try DeviceID.validate(device)
         } catch {
-            await context.errors.reject(message, reason: error.message)
+            try await reject(message, error.message)
             return
         }
         /// Runs `change` on the device's state, taken once its message has decoded (a bad or ignored message of a new
@@ -218,8 +222,12 @@ public actor PositionService: Service {
                 let distance = payload.reportedDistance
                 outcome = try tracker { $0.steps(count, distance: distance, timestamp: date) }
             case .commandForget:
-                // The device's retained position is being cleared: not to be published again after a reconnect. A
-                // position of this batch still waiting would be restated once published: publish it first.
+                // The device's retained position is being cleared (`stepcompass forget` clears it right after this
+                // command): not to be published again after a reconnect. A position of this device still waiting in
+                // the batch is dropped, since it would land after the clear and bring the position back; the others
+                // are published first.
+                let forgotten = context.topics.device(device, .position)
+                outgoing.removeAll { $0.topic == forgotten }
                 try await publishOutgoing()
                 context.stopRestating(device: device)
                 return
@@ -232,7 +240,7 @@ public actor PositionService: Service {
                 return
             }
         } catch let error as InputError {
-            await context.errors.reject(message, reason: error.message)
+            try await reject(message, error.message)
             return
         }
         switch outcome {
@@ -240,7 +248,14 @@ public actor PositionService: Service {
             let topic = context.topics.device(device, .position)
             let timestamp = Timestamp.format(date)
             for state in states {
-                let payload = try PositionMessage(timestamp: timestamp, state: state).encoded()
+                let payload: Data
+                do {
+                    payload = try PositionMessage(timestamp: timestamp, state: state).encoded()
+                } catch {
+                    // A number JSON cannot carry (a distance overflowed by absurd reported distances): said, not fatal.
+                    try await reject(message, "the position it leads to cannot be written as JSON: \(error)")
+                    return
+                }
                 outgoing.append(BusMessage(topic: topic, payload: payload, qos: .atLeastOnce, retain: true))
             }
             if let last = states.last {
@@ -252,9 +267,16 @@ public actor PositionService: Service {
                     ])
             }
         case .reject(let reason):
-            await context.errors.reject(message, reason: reason)
+            try await reject(message, reason)
         case .nothing:
             break
         }
+    }
+
+    /// Reports `message` on the error topic, after publishing the positions of the messages handled before it, so
+    /// that reports and positions leave in the order of their messages.
+    private func reject(_ message: BusMessage, _ reason: String) async throws {
+        try await publishOutgoing()
+        await context.errors.reject(message, reason: reason)
     }
 }

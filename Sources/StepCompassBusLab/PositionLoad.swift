@@ -155,11 +155,12 @@ struct PositionLoad: AsyncParsableCommand {
         }
         let lateness = try await sending.value
         let publishEnd = Date().timeIntervalSince1970
-        let cpuAtEnd = ProcessCPU.seconds(pid: pid)
         let drainEnd = publishEnd + drain
         while Date().timeIntervalSince1970 < drainEnd, !answers.allAnswered {
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(5))
         }
+        // After the drain: work still queued when sending ended counts too (a subject that fell behind is not cheaper).
+        let cpuAtEnd = ProcessCPU.seconds(pid: pid)
         reader.stopReading()
         _ = try? await receiver.value
         reader.disconnect()

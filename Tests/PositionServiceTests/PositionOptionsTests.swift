@@ -134,4 +134,21 @@ struct PositionOptionsTests {
         #expect(resumed.last?.updates == 2 && resumed.last?.distance == 23)
         await second.stop()
     }
+
+    @Test("a position JSON cannot carry (a distance overflowed to infinity) is reported, and the service goes on")
+    func unwritablePosition() async throws {
+        let fixture = try await InMemoryFixture()
+        let service = try await RunningPositionService.start(
+            on: fixture.serviceBus(), configuration: PositionConfiguration(estimatedStepLength: true))
+        let device = fixture.probe
+        try await device.publish("stepcompass/o1/steps", #"{"steps": 5, "distance": 1.7e308}"#)
+        #expect(try await fixture.positions(1).first?.distance == 1.7e308)
+        // A new session whose whole distance is added: 3.4e308 is infinite.
+        try await device.publish("stepcompass/o1/steps", #"{"steps": 3, "distance": 1.7e308}"#)
+        let report = try #require(await fixture.errors.next(timeout: .seconds(60)))
+        #expect(report.text.contains("cannot be written as JSON"), "\(report.text)")
+        try await device.publish("stepcompass/o2/steps", #"{"steps": 4}"#)
+        #expect(try await fixture.positions(1).first?.steps == 4)
+        await service.stop()
+    }
 }
