@@ -428,7 +428,7 @@ struct ActivityLoadReport {
 
     var keptUp: Bool { reasons.isEmpty }
 
-    private func ms(_ seconds: Double) -> String { seconds.isFinite ? String(format: "%.0f ms", seconds * 1_000) : "n/a" }
+    private func ms(_ seconds: Double) -> String { FigureText.milliseconds(seconds) }
     private func number(_ value: Double) -> String { String(format: "%.0f", value) }
     private func percent(_ value: Double?) -> String { value.map { String(format: "%.0f %%", 100 * $0) } ?? "n/a" }
 

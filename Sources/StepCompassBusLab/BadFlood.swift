@@ -524,7 +524,7 @@ struct BadFloodFigures: Encodable {
     var passed: Bool { serviceAlive && responsive && rateLimited }
 
     private func mebibytes(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1_024) }
-    private func ms(_ seconds: Double?) -> String { seconds.map { String(format: "%.1f ms", $0 * 1_000) } ?? "n/a" }
+    private func ms(_ seconds: Double?) -> String { seconds.map { FigureText.milliseconds($0, decimals: 1) } ?? "n/a" }
 
     var text: String {
         let kinds = sentByKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

@@ -137,17 +137,9 @@ struct BridgeLoad: AsyncParsableCommand {
     }
 
     /// The phone index of `prefix/phone-<n>/imu`, or nil.
-    static func phoneIndex(inTopic topic: ArraySlice<UInt8>) -> Int? {
-        guard let range = topic.firstRange(of: Array("/phone-".utf8)) else { return nil }
-        var value = 0
-        var digits = 0
-        for byte in topic[range.upperBound...] {
-            guard byte >= 0x30, byte <= 0x39 else { break }
-            value = value * 10 + Int(byte - 0x30)
-            digits += 1
-        }
-        return digits > 0 ? value : nil
-    }
+    static func phoneIndex(inTopic topic: ArraySlice<UInt8>) -> Int? { DecimalDigits.number(after: phoneMarker, in: topic) }
+
+    private static let phoneMarker = Array("/phone-".utf8)
 }
 
 /// The `imu` messages the bridge load's subscriber received: per phone, and their latency behind the sample
@@ -233,7 +225,7 @@ struct BridgeLoadReport {
 
     var keptUp: Bool { reasons.isEmpty }
 
-    private func ms(_ seconds: Double) -> String { seconds.isFinite ? String(format: "%.0f ms", seconds * 1_000) : "n/a" }
+    private func ms(_ seconds: Double) -> String { FigureText.milliseconds(seconds) }
     private func number(_ value: Double) -> String { String(format: "%.0f", value) }
 
     var text: String {

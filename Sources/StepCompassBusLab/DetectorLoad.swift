@@ -155,29 +155,15 @@ struct DetectorLoad: AsyncParsableCommand {
 
     /// The device index of `prefix/walk-<n>/steps` (n − 1), or nil.
     static func deviceIndex(inTopic topic: ArraySlice<UInt8>) -> Int? {
-        let marker = Array("/walk-".utf8)
-        guard let range = topic.firstRange(of: marker) else { return nil }
-        var value = 0
-        var digits = 0
-        for byte in topic[range.upperBound...] {
-            guard byte >= 0x30, byte <= 0x39 else { break }
-            value = value * 10 + Int(byte - 0x30)
-            digits += 1
-        }
-        return digits > 0 ? value - 1 : nil
+        DecimalDigits.number(after: walkMarker, in: topic).map { $0 - 1 }
     }
+
+    private static let walkMarker = Array("/walk-".utf8)
 
     /// The non-negative integer after `key` in `payload`, or nil.
     static func integer(field key: String, in payload: ArraySlice<UInt8>) -> Int? {
         guard let start = index(after: Array(key.utf8), in: payload) else { return nil }
-        var value = 0
-        var digits = 0
-        for byte in payload[start...] {
-            guard byte >= 0x30, byte <= 0x39 else { break }
-            value = value * 10 + Int(byte - 0x30)
-            digits += 1
-        }
-        return digits > 0 ? value : nil
+        return DecimalDigits.leadingNumber(in: payload[start...])
     }
 
     /// The contract timestamp of `payload` (its `"timestamp":"…"` field, wherever the encoder put it) in Unix
@@ -275,7 +261,7 @@ struct DetectorReport {
 
     var keptUp: Bool { reasons.isEmpty }
 
-    private func ms(_ seconds: Double) -> String { seconds.isFinite ? String(format: "%.0f ms", seconds * 1_000) : "n/a" }
+    private func ms(_ seconds: Double) -> String { FigureText.milliseconds(seconds) }
     private func number(_ value: Double) -> String { String(format: "%.0f", value) }
 
     var text: String {

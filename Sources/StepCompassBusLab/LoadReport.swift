@@ -58,7 +58,7 @@ struct LoadReport {
             && (lags(final).last ?? .infinity) <= 1
     }
 
-    private func ms(_ seconds: Double) -> String { seconds.isFinite ? String(format: "%.0f ms", seconds * 1_000) : "never" }
+    private func ms(_ seconds: Double) -> String { FigureText.milliseconds(seconds, missing: "never") }
     private func number(_ value: Double) -> String { String(format: "%.0f", value) }
     private func cpu(_ seconds: Double?) -> String {
         guard let seconds else { return "n/a" }

@@ -60,16 +60,7 @@ final class PositionAnswers: Sendable {
     }
 
     /// The device index of `prefix/load-<n>/position`, or nil.
-    static func device(inTopic topic: ArraySlice<UInt8>) -> Int? {
-        let marker = Array("/load-".utf8)
-        guard let range = topic.firstRange(of: marker) else { return nil }
-        var value = 0
-        var digits = 0
-        for byte in topic[range.upperBound...] {
-            guard byte >= 0x30, byte <= 0x39 else { break }
-            value = value * 10 + Int(byte - 0x30)
-            digits += 1
-        }
-        return digits > 0 ? value : nil
-    }
+    static func device(inTopic topic: ArraySlice<UInt8>) -> Int? { DecimalDigits.number(after: deviceMarker, in: topic) }
+
+    private static let deviceMarker = Array("/load-".utf8)
 }

@@ -75,8 +75,5 @@ struct PositionLoadSummary {
     }
 }
 
-private func ms(_ seconds: Double) -> String { seconds.isFinite ? String(format: "%.3f ms", seconds * 1_000) : "n/a" }
-private func us(_ seconds: Double?) -> String {
-    guard let seconds, seconds.isFinite else { return "n/a" }
-    return String(format: "%.1f µs", seconds * 1_000_000)
-}
+private func ms(_ seconds: Double) -> String { FigureText.milliseconds(seconds, decimals: 3) }
+private func us(_ seconds: Double?) -> String { FigureText.microseconds(seconds) }
