@@ -29,9 +29,20 @@ public protocol MessageBus: Sendable {
 
     /// Waits until every message published so far has been acknowledged (QoS 1/2) or written (QoS 0).
     func flush() async throws
+
+    /// An executor that runs a task beside the bus's own I/O, for `withTaskExecutorPreference`, or nil when the bus
+    /// has none.
+    ///
+    /// A task that prefers it handles what it receives and publishes its answer without a thread switch, as a C client
+    /// answering in its message callback does. It must not block (no file or database I/O) and must do little per
+    /// message: the bus reads nothing while it runs.
+    var taskExecutor: (any TaskExecutor)? { get }
 }
 
 extension MessageBus {
+    /// None: tasks run where Swift puts them.
+    public var taskExecutor: (any TaskExecutor)? { nil }
+
     /// Subscribes to one filter.
     public func subscribe(to filter: TopicFilter, qos: QoS = .atLeastOnce) async throws -> BusSubscription {
         try await subscribe(to: [SubscriptionRequest(filter, qos: qos)])

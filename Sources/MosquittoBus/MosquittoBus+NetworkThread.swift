@@ -87,6 +87,7 @@ extension MosquittoBus {
 
     /// The network thread: connect, run libmosquitto's loop, reconnect with backoff, stop on request.
     private func networkLoop() {
+        executor.threadStarted()
         var delay = configuration.reconnectDelay
         var socketOpen = false
         var failures = 0
@@ -119,6 +120,9 @@ extension MosquittoBus {
                 _ = mosquitto_loop_write(handle, 1)
             }
             routeReceived()
+            // The tasks that prefer this thread, resumed by what was just routed; what they publish is written now
+            // rather than after another turn of poll.
+            if executor.runQueuedJobs() && mosquitto_want_write(handle) { _ = mosquitto_loop_write(handle, 1) }
             let count = connectCount
             if count != lastConnectCount {
                 lastConnectCount = count
@@ -151,9 +155,12 @@ extension MosquittoBus {
     /// client such a descriptor. This waits up to `timeout` milliseconds for the socket, or for ``wake`` (a packet
     /// queued by another thread), reads one packet when there is one, writes what is queued and runs the keep-alive.
     func loopOnce(timeout: Int32) -> Int32 {
+        var timeout = timeout
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
         wake.willWait()
+        // Jobs queued for this thread (NetworkExecutor) are run on the next turn: no wait for them.
+        if executor.hasJobs { timeout = 0 }
         // The socket's and the pipe's returned events, or nil when poll failed; on the stack (a turn per packet).
         let returned = withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors -> (Int16, Int16)? in
             descriptors[0] = pollfd(
@@ -232,18 +239,26 @@ extension MosquittoBus {
             return state.threadExitWaiters
         }
         window.connectionLost()
+        executor.threadFinished()
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Sleeps on the network thread (it is ours to block), waking early when a stop is requested.
+    /// Waits on the network thread before a reconnect, running the jobs of tasks that prefer it meanwhile, and waking
+    /// early when a stop is requested.
     private func pause(_ duration: Duration) {
-        var remaining = duration
-        let step = Duration.milliseconds(20)
-        while remaining > .zero && !stopRequested {
-            let slice = min(remaining, step)
-            let micros = slice.components.seconds * 1_000_000 + slice.components.attoseconds / 1_000_000_000_000
-            usleep(useconds_t(micros))
-            remaining -= slice
+        let clock = ContinuousClock()
+        let deadline = clock.now + duration
+        while !stopRequested {
+            executor.runQueuedJobs()
+            let left = deadline - clock.now
+            guard left > .zero else { return }
+            wake.willWait()
+            let milliseconds =
+                executor.hasJobs ? 0 : Int32(min(20, left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+            var descriptor = pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
+            let woken = poll(&descriptor, 1, milliseconds) > 0
+            wake.didWait()
+            if woken { wake.drain() }
         }
     }
 }

@@ -33,6 +33,8 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
     let sendLock = LockedValue(())
     /// Wakes the network thread when another thread queued a packet.
     let wake: NetworkWake
+    /// Runs the jobs of tasks that prefer the network thread (``taskExecutor``).
+    let executor: NetworkExecutor
     /// Messages received in the network thread's current read burst, routed together when the burst
     /// ends (see `routeReceived()`). Only the network thread touches it: libmosquitto runs the message
     /// callback on the thread that calls its loop functions, which is that thread alone.
@@ -59,6 +61,7 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
         self.router = SubscriptionRouter(streamLimit: configuration.subscriptionBuffer)
         self.window = PublishWindow(limit: configuration.maxInflight)
         self.wake = try NetworkWake()
+        self.executor = NetworkExecutor(wake: wake)
         // Every stored property is set, so a failure here runs deinit, which destroys the handle: destroying
         // it here too would free it twice.
         try configure()
@@ -140,6 +143,9 @@ public final class MosquittoBus: ConnectableBus, SubscriptionBufferReporting {
     }
 
     // MARK: MessageBus
+
+    /// The network thread, for tasks that answer messages without a thread switch (see ``NetworkExecutor``).
+    public var taskExecutor: (any TaskExecutor)? { executor }
 
     public func publish(_ message: BusMessage) async throws {
         try TopicName.validate(message.topic)

@@ -92,8 +92,14 @@ public actor PositionService: Service {
 
     /// Waits for the bus, subscribes, says ready, restores retained state during the settle window, then handles
     /// messages until the group shuts down, the task is cancelled or the bus closes.
+    ///
+    /// It runs on the bus's own thread where the bus has one (``MessageBus/taskExecutor``): a steps message is
+    /// handled and its position written without a thread switch. Nothing here blocks: the device table is in memory,
+    /// and a message costs a few microseconds.
     public func run() async throws {
-        try await context.serve { try await self.serve() }
+        try await withTaskExecutorPreference(context.bus.taskExecutor) {
+            try await context.serve { try await self.serve() }
+        }
     }
 
     private func serve() async throws {
