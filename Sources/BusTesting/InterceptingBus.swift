@@ -16,6 +16,7 @@ public final class InterceptingBus: ConnectableBus, Sendable {
     }
 
     public var clientID: String { inner.clientID }
+    public var taskExecutor: (any TaskExecutor)? { inner.taskExecutor }
 
     public func publish(_ message: BusMessage) async throws {
         try await beforePublish(message)

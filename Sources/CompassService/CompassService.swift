@@ -92,6 +92,10 @@ public struct CompassService: Service {
                     await engine.handle(batch)
                 }
             }
+            // On the bus's thread too, like the samples: the engine is one actor, and a tick scheduled on Swift's
+            // shared threads would hold the samples behind those threads when they are busy (a test run's load kept
+            // the walker's headings seconds late). A tick visits every device; the socket waits for it, as the
+            // samples would wait for the actor anyway.
             group.addTask {
                 // On the context's clock: a test advances it to end rate windows and mark devices stale.
                 for await _ in AsyncTimerSequence(interval: .seconds(tick), clock: context.clock) {

@@ -154,13 +154,19 @@ extension MosquittoBus {
     /// sockets open (the test runner running suites in parallel; a dashboard with many clients) hands a reconnecting
     /// client such a descriptor. This waits up to `timeout` milliseconds for the socket, or for ``wake`` (a packet
     /// queued by another thread), reads one packet when there is one, writes what is queued and runs the keep-alive.
-    func loopOnce(timeout: Int32) -> Int32 {
+    /// - Parameters:
+    ///   - timeout: The longest wait, in milliseconds.
+    ///   - forJobs: Whether queued jobs (NetworkExecutor) and a stop request end the wait at once: they do in the
+    ///     main loop, which runs the jobs and checks for a stop after the turn; they must not while the DISCONNECT
+    ///     is flushed, which runs no jobs and would otherwise spin through its turns without waiting for the socket.
+    func loopOnce(timeout: Int32, forJobs: Bool = true) -> Int32 {
         var timeout = timeout
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
         wake.willWait()
-        // Jobs queued for this thread (NetworkExecutor) are run on the next turn: no wait for them.
-        if executor.hasJobs { timeout = 0 }
+        // Jobs queued for this thread (NetworkExecutor) are run after this turn, and a stop is seen there: no wait
+        // for either (their signal does not write the pipe while the thread is busy).
+        if forJobs && (executor.hasJobs || stopRequested) { timeout = 0 }
         // The socket's and the pipe's returned events, or nil when poll failed; on the stack (a turn per packet).
         let returned = withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors -> (Int16, Int16)? in
             descriptors[0] = pollfd(
@@ -223,7 +229,7 @@ extension MosquittoBus {
         if socketOpen && sendDisconnect {
             mosquitto_disconnect_v5(handle, 0, nil)
             // Let the loop write the DISCONNECT; it returns an error once the socket is closed.
-            for _ in 0..<20 where loopOnce(timeout: 50) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+            for _ in 0..<20 where loopOnce(timeout: 50, forJobs: false) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 routeReceived()
             }
         } else if socketOpen {

@@ -129,7 +129,13 @@ public actor PositionService: Service {
             ])
         for (index, message) in buffered.enumerated() {
             try await handle(message)
-            if index % Self.batchLimit == Self.batchLimit - 1 { try await publishOutgoing() }
+            if index % Self.batchLimit == Self.batchLimit - 1 {
+                try await publishOutgoing()
+                // The backlog can be long (every device's retained position and queued messages): on the bus's
+                // thread, a yield lets it read and keep the connection alive (after NetworkExecutor.roundLimit
+                // rounds of jobs, here every 32 batches).
+                await Task.yield()
+            }
         }
         try await publishOutgoing()
         while true {
