@@ -62,7 +62,7 @@ public struct CompassService: Service {
     /// group shuts down or the bus closes.
     ///
     /// It runs on the bus's own thread where the bus has one (``MessageBus/taskExecutor``): samples are handled and
-    /// headings written without a thread switch (at 1,000 devices × 50 Hz, 50 % of a core instead of 62 %). Nothing
+    /// headings written without a thread switch (at 1,000 devices × 50 Hz, 67-73 % of a core instead of 73-77 %). Nothing
     /// here blocks: every device's state is in memory.
     public func run() async throws {
         try await withTaskExecutorPreference(context.bus.taskExecutor) {

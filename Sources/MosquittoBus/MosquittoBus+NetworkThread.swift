@@ -259,8 +259,7 @@ extension MosquittoBus {
             let left = deadline - clock.now
             guard left > .zero else { return }
             wake.willWait()
-            let milliseconds =
-                executor.hasJobs ? 0 : Int32(min(20, left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let milliseconds = executor.hasJobs ? 0 : Int32(min(20, (left / .milliseconds(1)).rounded(.up)))
             var descriptor = pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
             let woken = poll(&descriptor, 1, milliseconds) > 0
             wake.didWait()

@@ -24,9 +24,14 @@ import Synchronization
 final class NetworkExecutor: TaskExecutor, Sendable {
     private struct State {
         var jobs: [UnownedJob] = []
-        var running = false
-        /// The network thread, while it runs.
+        /// The network thread, while it runs; nil before its start and after its end.
         var thread: pthread_t?
+
+        /// Takes the queued jobs, leaving none.
+        mutating func takeJobs() -> [UnownedJob] {
+            defer { jobs.removeAll(keepingCapacity: true) }
+            return jobs
+        }
     }
 
     private let state = Mutex(State())
@@ -39,7 +44,7 @@ final class NetworkExecutor: TaskExecutor, Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let queued = state.withLock { state -> Bool in
-            guard state.running else { return false }
+            guard state.thread != nil else { return false }
             state.jobs.append(job)
             return true
         }
@@ -56,10 +61,7 @@ final class NetworkExecutor: TaskExecutor, Sendable {
     /// The network thread runs from now on: jobs queue for it.
     func threadStarted() {
         let thread = pthread_self()
-        state.withLock { state in
-            state.running = true
-            state.thread = thread
-        }
+        state.withLock { $0.thread = thread }
     }
 
     /// Whether the caller runs on the network thread.
@@ -71,10 +73,8 @@ final class NetworkExecutor: TaskExecutor, Sendable {
     /// The network thread has ended: the jobs still queued, and those to come, go to the global executor.
     func threadFinished() {
         let left = state.withLock { state -> [UnownedJob] in
-            state.running = false
             state.thread = nil
-            defer { state.jobs.removeAll() }
-            return state.jobs
+            return state.takeJobs()
         }
         for job in left { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
@@ -86,11 +86,7 @@ final class NetworkExecutor: TaskExecutor, Sendable {
     func runQueuedJobs() -> Bool {
         var ran = false
         for _ in 0..<Self.roundLimit {
-            let jobs = state.withLock { state -> [UnownedJob] in
-                guard !state.jobs.isEmpty else { return [] }
-                defer { state.jobs.removeAll(keepingCapacity: true) }
-                return state.jobs
-            }
+            let jobs = state.withLock { $0.jobs.isEmpty ? [] : $0.takeJobs() }
             if jobs.isEmpty { break }
             for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
             ran = true
