@@ -78,12 +78,14 @@ tsan: deps
 # file) and the k-d tree on 1,000,000 points (beside scipy's cKDTree on the same points) — these two fail the
 # target when a threshold committed in Benchmarks/markers-thresholds.json is missed —, the position service beside
 # a minimal C relay over libmosquitto (step → position latency and CPU per message, three runs, the relay built
-# from Benchmarks/PositionRelay; it fails the target when a goal is missed), then the package-benchmark suites
+# from Benchmarks/PositionRelay; it fails the target when a goal is missed), the simulator with 1,000 walkers at real
+# time (sensors-load, three runs; it fails the target above one core or when IMU samples fall behind), then the package-benchmark suites
 # (k-d tree, GeoJSON ingest, compass pipeline) in their own build folder.
 benchmark: release
 	scripts/bus-benchmark.sh
 	cc -O2 -o .build/release/position_relay Benchmarks/PositionRelay/position_relay.c -lmosquitto -lm
 	.build/release/stepcompass-buslab position-load --runs 3
+	.build/release/stepcompass-buslab sensors-load --walkers 1000 --duration 20 --runs 3
 	-.build/release/stepcompass-buslab compass-load --devices 1000 --rate 50 --duration 20
 	-.build/release/stepcompass-buslab detector-load --devices 2000 --rate 100 --duration 20
 	-.build/release/stepcompass-buslab bridge-load --phones 200 --rate 100 --batch 100 --duration 20

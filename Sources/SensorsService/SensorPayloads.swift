@@ -18,29 +18,34 @@ enum SensorPayloads {
     }
 
     /// The message for one event of `device`, stamped with the simulated moment `date`.
+    ///
+    /// Steps, IMU samples and fixes are written by the contract's hand-written writers (an IMU sample is 50 a second
+    /// per walker, and `JSONEncoder` costs several microseconds a message); the truth, once a second, and anything a
+    /// hand writer refuses (a number that is not finite) go through `JSONEncoder`, which reports what is wrong.
     static func message(for event: SimulationEvent, device: String, date: Date, topics: Topics) throws -> BusMessage {
         let timestamp = Timestamp.format(date)
-        let suffix: Topics.DeviceTopic
-        let body: any Encodable
         switch event {
         case .steps(let count, _):
-            suffix = .steps
-            body = StepsMessage(steps: count, timestamp: timestamp)
+            let body = StepsMessage(steps: count, timestamp: timestamp)
+            return message(text: body.json, on: .steps, device: device, topics: topics)
         case .imu(_, let accel, let mag, let gyro):
-            suffix = .imu
-            body = IMUPayload(timestamp: timestamp, accel: vector(accel), mag: vector(mag), gyro: vector(gyro))
+            let body = IMUPayload(timestamp: timestamp, accel: vector(accel), mag: vector(mag), gyro: vector(gyro))
+            guard let text = body.json else { return try message(body, on: .imu, device: device, topics: topics) }
+            return message(text: text, on: .imu, device: device, topics: topics)
         case .location(_, let latitude, let longitude, let altitude, let horizontal, let vertical, let speed, let course):
-            suffix = .location
-            body = LocationMessage(
+            let body = LocationMessage(
                 latitude: latitude, longitude: longitude, altitude: altitude, horizontalAccuracy: horizontal,
                 verticalAccuracy: vertical, speed: speed, course: course, timestamp: timestamp)
+            guard let text = body.json, [altitude, horizontal, vertical, speed, course].allSatisfy(\.isFinite) else {
+                return try message(body, on: .location, device: device, topics: topics)
+            }
+            return message(text: text, on: .location, device: device, topics: topics)
         case .truth(_, let latitude, let longitude, let heading, let x, let y, let steps):
-            suffix = .simulationTruth
-            body = SimulationTruthMessage(
+            let body = SimulationTruthMessage(
                 timestamp: timestamp, latitude: latitude, longitude: longitude, heading: heading, x: x, y: y,
                 steps: steps)
+            return try message(body, on: .simulationTruth, device: device, topics: topics)
         }
-        return try message(body, on: suffix, device: device, topics: topics)
     }
 
     /// The retained `permissions` message of a simulated phone: both sensors authorized.
@@ -53,12 +58,17 @@ enum SensorPayloads {
         SIMD3(components[0], components[1], components[2])
     }
 
-    /// One encoder for every message (an IMU sample is 50 a second per walker): keys sorted.
+    /// One encoder for the messages without a hand writer: keys sorted.
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }()
+
+    private static func message(text: String, on suffix: Topics.DeviceTopic, device: String, topics: Topics) -> BusMessage {
+        let delivery = delivery(of: suffix)
+        return BusMessage(topic: topics.device(device, suffix), payload: Data(text.utf8), qos: delivery.qos, retain: delivery.retain)
+    }
 
     private static func message(_ body: some Encodable, on suffix: Topics.DeviceTopic, device: String, topics: Topics) throws -> BusMessage {
         let delivery = delivery(of: suffix)

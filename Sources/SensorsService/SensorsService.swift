@@ -10,7 +10,7 @@ public import WalkerSimulation
 /// Each device gets a ``WalkerSimulation/WalkerSimulator`` (its own seed) with the World Magnetic Model 2025 as its
 /// field source, and publishes `permissions` (retained, both authorized) once, then `steps` (QoS 1), `imu` at the
 /// IMU rate (QoS 0), `location` at 1 Hz (QoS 1) and `simulation/truth` (QoS 0), with timestamps in simulated time.
-/// A fleet runs its walkers concurrently in a task group. Pacing uses the injected clock (a `ContinuousClock` in
+/// A fleet's walkers are advanced and published by one loop (``FleetPublisher``). Pacing uses the injected clock (a `ContinuousClock` in
 /// production), so tests can run fast.
 public struct SensorsService<C: Clock>: Service where C.Duration == Duration {
     private let configuration: SensorsConfiguration
@@ -51,6 +51,14 @@ public struct SensorsService<C: Clock>: Service where C.Duration == Duration {
         self.fieldSource = source
     }
 
+    /// The device ids for the start-up line: all of a small fleet, the first and last of a large one.
+    private static func list(_ devices: [String]) -> String {
+        guard devices.count > FleetPublisher<C>.walkerLinesLimit, let first = devices.first, let last = devices.last else {
+            return devices.joined(separator: ",")
+        }
+        return "\(first) ... \(last) (\(devices.count))"
+    }
+
     /// Waits for the bus, says ready and publishes every walker until the duration ends, the group shuts down
     /// or the task is cancelled.
     public func run() async throws {
@@ -62,20 +70,14 @@ public struct SensorsService<C: Clock>: Service where C.Duration == Duration {
         context.logger.info(
             "simulating",
             metadata: [
-                "sensors.devices": "\(configuration.devices.joined(separator: ","))", "sensors.speed": "\(configuration.speed)",
+                "sensors.devices": "\(Self.list(configuration.devices))", "sensors.speed": "\(configuration.speed)",
                 "sensors.seed": "\(configuration.walker.seed)",
             ])
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, device) in configuration.devices.enumerated() {
-                let publisher = WalkerPublisher(
-                    device: device, walker: configuration.walker(at: index), fieldSource: fieldSource,
-                    speed: configuration.speed, duration: configuration.duration,
-                    progressInterval: configuration.progressInterval, tick: configuration.tick, clock: clock,
-                    context: context)
-                group.addTask { try await publisher.run() }
-            }
-            try await group.waitForAll()
-        }
+        let walkers = configuration.devices.enumerated().map { (device: $0.element, walk: configuration.walker(at: $0.offset)) }
+        try await FleetPublisher(
+            walkers: walkers, fieldSource: fieldSource, speed: configuration.speed, duration: configuration.duration,
+            progressInterval: configuration.progressInterval, tick: configuration.tick, clock: clock, context: context
+        ).run()
     }
 }
 
