@@ -13,7 +13,7 @@ struct BusLabCommand: AsyncParsableCommand {
         subcommands: [
             Throughput.self, Conformance.self, CompassLoad.self, DetectorLoad.self, BridgeLoad.self, CodecBench.self, ActivityLoad.self,
             HistoryQueryBench.self, PhotoServer.self, JournalLoad.self, MarkersLoad.self,
-            MarkersBench.self, DeviceFlood.self, StepAccuracy.self, BadFlood.self, Chaos.self, PositionLoad.self, SensorsLoad.self,
+            MarkersBench.self, DeviceFlood.self, StepAccuracy.self, BadFlood.self, Chaos.self, PositionLoad.self, SensorsLoad.self, MemoryIdle.self,
         ])
 }
 

@@ -68,6 +68,9 @@ actor ChaosStack {
         note("started \(name) (pid \(process.pid))")
     }
 
+    /// The process id of `name`, while it runs.
+    func pid(of name: String) -> Int32? { processes[name]?.pid }
+
     /// Waits for `name` to exit on its own (the walker at the end of its walk); nil when it is still running after
     /// `timeout`.
     func waitForExit(_ name: String, timeout: Duration) async -> Int32? {

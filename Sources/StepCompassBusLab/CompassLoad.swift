@@ -21,7 +21,10 @@ struct CompassLoad: AsyncParsableCommand {
             clients (each writing a tick's samples at once, or one libmosquitto publish per sample with \
             --bus-publishers), subscribes to stepcompass/+/heading, and reports the IMU messages/s offered and achieved, the \
             heading messages/s and per device, the latency of headings behind their samples second by second, and \
-            the lag of each device's last heading behind its last sample. Exit code 3 when it did not keep up.
+            the lag of each device's last heading behind its last sample. Then, the compass stopped, mosquitto_sub (mosquitto's \
+            C client, output to /dev/null) receives --anchor-duration seconds of the same stream: the compass's CPU per \
+            sample against it. Exit code 3 when the compass did not keep up or spent more than --anchor-goal times the \
+            anchor's CPU per sample.
             """)
 
     @Option(help: "Number of simulated devices.") var devices = 1_000
@@ -34,6 +37,9 @@ struct CompassLoad: AsyncParsableCommand {
     @Option(help: "The compass service's --max-rate.") var maxRate = 10.0
     @Option(help: "Path of stepcompass-compass (default: next to this executable).") var compass: String?
     @Option(help: "Seed of the devices' start headings and turn rates.") var seed: UInt64 = 1
+    @Option(help: "Seconds of the same stream sent to mosquitto_sub, the C receive-only anchor, after the compass stops.")
+    var anchorDuration = 10.0
+    @Option(help: "The goal: the compass's CPU per sample at most this many times the anchor's.") var anchorGoal = 1.5
     @Flag(
         help: """
             With --bus-publishers: let the publishers' TCP coalesce small writes (Nagle; libmosquitto's own default). \
@@ -56,6 +62,7 @@ struct CompassLoad: AsyncParsableCommand {
         guard duration > warmup, warmup >= 0 else { throw ValidationError("--duration must exceed --warmup") }
         guard publishers >= 1, publishers <= 64 else { throw ValidationError("--publishers must be 1...64") }
         guard maxRate > 0 else { throw ValidationError("--max-rate must be positive") }
+        guard anchorDuration > 0, anchorGoal > 0 else { throw ValidationError("--anchor-duration and --anchor-goal must be positive") }
     }
 
     /// `stepcompass-compass` next to this executable.
@@ -149,61 +156,66 @@ struct CompassLoad: AsyncParsableCommand {
         // Publish: tick k is due at start + k / rate and carries every device's sample stamped with that time.
         let ticks = Int((duration * rate).rounded())
         let shares = (0..<publishers).map { index in Array(stride(from: index, to: devices, by: publishers)) }
-        let published = try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
-            for (index, share) in shares.enumerated() where !busPublishers {
-                let publisher = bursts[index]
-                let rate = rate
-                group.addTask {
-                    try await RawMQTTClient.onThread("compass-load-pub-\(index)") {
+        /// Publishes `ticks` ticks of every device's sample, tick k due at `start` + k / rate; returns the samples sent
+        /// and the worst lateness of a publisher.
+        func publishAll(start: Double, ticks: Int) async throws -> (sent: Int, late: Double) {
+            return try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
+                for (index, share) in shares.enumerated() where !busPublishers {
+                    let publisher = bursts[index]
+                    let rate = rate
+                    group.addTask {
+                        try await RawMQTTClient.onThread("compass-load-pub-\(index)") {
+                            var sent = 0
+                            var late = 0.0
+                            var packets = [UInt8]()
+                            packets.reserveCapacity(share.count * 160)
+                            for tick in 0..<ticks {
+                                let due = start + Double(tick) / rate
+                                let wait = due - Date().timeIntervalSince1970
+                                if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
+                                let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
+                                let seconds = Double(tick) / rate
+                                packets.removeAll(keepingCapacity: true)
+                                for device in share {
+                                    samples.appendPublishPacket(device: device, seconds: seconds, timestamp: stamp, to: &packets)
+                                }
+                                try publisher.send(packets)
+                                sent += share.count
+                            }
+                            return (sent, late)
+                        }
+                    }
+                }
+                for (index, share) in shares.enumerated() where busPublishers {
+                    let sender = senders[index]
+                    group.addTask {
                         var sent = 0
                         var late = 0.0
-                        var packets = [UInt8]()
-                        packets.reserveCapacity(share.count * 160)
                         for tick in 0..<ticks {
                             let due = start + Double(tick) / rate
                             let wait = due - Date().timeIntervalSince1970
-                            if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
+                            if wait > 0 { try await Task.sleep(for: .seconds(wait)) } else { late = max(late, -wait) }
                             let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
                             let seconds = Double(tick) / rate
-                            packets.removeAll(keepingCapacity: true)
                             for device in share {
-                                samples.appendPublishPacket(device: device, seconds: seconds, timestamp: stamp, to: &packets)
+                                try await sender.publish(
+                                    BusMessage(
+                                        topic: samples.devices[device].topic,
+                                        payload: samples.payload(device: device, seconds: seconds, timestamp: stamp),
+                                        qos: .atMostOnce))
+                                sent += 1
                             }
-                            try publisher.send(packets)
-                            sent += share.count
                         }
+                        try await sender.flush()
                         return (sent, late)
                     }
                 }
+                var total = (sent: 0, late: 0.0)
+                for try await result in group { total = (total.sent + result.sent, max(total.late, result.late)) }
+                return total
             }
-            for (index, share) in shares.enumerated() where busPublishers {
-                let sender = senders[index]
-                group.addTask {
-                    var sent = 0
-                    var late = 0.0
-                    for tick in 0..<ticks {
-                        let due = start + Double(tick) / rate
-                        let wait = due - Date().timeIntervalSince1970
-                        if wait > 0 { try await Task.sleep(for: .seconds(wait)) } else { late = max(late, -wait) }
-                        let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
-                        let seconds = Double(tick) / rate
-                        for device in share {
-                            try await sender.publish(
-                                BusMessage(
-                                    topic: samples.devices[device].topic,
-                                    payload: samples.payload(device: device, seconds: seconds, timestamp: stamp),
-                                    qos: .atMostOnce))
-                            sent += 1
-                        }
-                    }
-                    try await sender.flush()
-                    return (sent, late)
-                }
-            }
-            var total = (sent: 0, late: 0.0)
-            for try await result in group { total = (total.sent + result.sent, max(total.late, result.late)) }
-            return total
         }
+        let published = try await publishAll(start: start, ticks: ticks)
         let publishEnd = Date().timeIntervalSince1970
         let lastSampleTime = start + Double(ticks - 1) / rate
         let atStop = tally.withLock { $0 }
@@ -217,6 +229,13 @@ struct CompassLoad: AsyncParsableCommand {
         reader.disconnect()
         let final = tally.withLock { $0 }
 
+        let serviceAlive = service.isRunning
+        service.signal(SIGTERM)
+        _ = await service.waitForExit(timeout: .seconds(10))
+
+        // The anchor: mosquitto's own C client receiving the same stream with the compass stopped, its CPU a sample.
+        let anchor = try await measureAnchor(port: port, prefix: prefix) { start, ticks in try await publishAll(start: start, ticks: ticks) }
+
         let report = LoadReport(
             devices: devices, rate: rate, duration: duration, warmup: warmup, maxRate: maxRate,
             published: published.sent, worstLateness: published.late, publishSeconds: publishEnd - start,
@@ -227,15 +246,32 @@ struct CompassLoad: AsyncParsableCommand {
             machineBusy: cpuAfter.machine.flatMap { after in
                 cpuBefore.machine.map { (after.busy - $0.busy) / max(1e-9, after.total - $0.total) }
             },
-            serviceAlive: service.isRunning)
+            serviceAlive: serviceAlive, anchorCPUPerSample: anchor, anchorGoal: anchorGoal)
         print(json ? report.json : report.text)
 
-        service.signal(SIGTERM)
-        _ = await service.waitForExit(timeout: .seconds(10))
         for sender in senders { await sender.disconnect() }
         for publisher in bursts { _ = try? await RawMQTTClient.onThread("compass-load-disconnect") { publisher.disconnect() } }
         await probe.disconnect()
-        return report.keptUp
+        return report.keptUp && report.withinAnchorGoal
+    }
+
+    /// Runs `mosquitto_sub` on the samples' topics while `publish` sends `anchorDuration` seconds of the same stream, and
+    /// returns its CPU seconds per sample sent (nil when its CPU cannot be read or nothing was sent).
+    private func measureAnchor(
+        port: Int, prefix: String, publish: (_ start: Double, _ ticks: Int) async throws -> (sent: Int, late: Double)
+    ) async throws -> Double? {
+        // The shell only redirects the output and replaces itself with the client: the process measured is the client.
+        let client = try await ChildProcess(
+            executable: "/bin/sh",
+            arguments: ["-c", "exec mosquitto_sub -h 127.0.0.1 -p \(port) -q 0 -t '\(prefix)/+/imu' > /dev/null"])
+        defer { client.signal(SIGKILL) }
+        // A second to connect and subscribe before the first sample (it needs milliseconds).
+        let start = Date().timeIntervalSince1970 + 1
+        let before = ProcessCPU.seconds(pid: client.pid)
+        let sent = try await publish(start, Int((anchorDuration * rate).rounded()))
+        let after = ProcessCPU.seconds(pid: client.pid)
+        guard client.isRunning, let before, let after, sent.sent > 0 else { return nil }
+        return (after - before) / Double(sent.sent)
     }
 
     /// The device id of a topic `prefix/<device>/heading`: its second level.

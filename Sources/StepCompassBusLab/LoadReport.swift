@@ -28,6 +28,19 @@ struct LoadReport {
     var drain: Double
     var machineBusy: Double?
     var serviceAlive: Bool
+    /// CPU seconds per sample of mosquitto_sub receiving the same stream (the C receive-only anchor).
+    var anchorCPUPerSample: Double?
+    /// The goal: the service's CPU per sample at most this many times the anchor's.
+    var anchorGoal: Double
+
+    /// The compass's CPU seconds per sample published.
+    var serviceCPUPerSample: Double? { serviceCPU.map { $0 / Double(max(1, published)) } }
+    /// The compass's CPU per sample over the anchor's.
+    var anchorRatio: Double? {
+        guard let service = serviceCPUPerSample, let anchor = anchorCPUPerSample, anchor > 0 else { return nil }
+        return service / anchor
+    }
+    var withinAnchorGoal: Bool { anchorRatio.map { $0 <= anchorGoal } ?? false }
 
     var offered: Double { Double(devices) * rate }
     var achieved: Double { Double(published) / max(1e-9, publishSeconds) }
@@ -83,7 +96,11 @@ struct LoadReport {
                     let values = (final.seconds[second]?.latencies ?? []).sorted()
                     return "\(second):\(values.count) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
                 }.joined(separator: ", "))
+        lines.append(
+            "CPU per IMU sample: compass \(FigureText.microseconds(serviceCPUPerSample)), mosquitto_sub (C, receive only, the same stream with the compass stopped) \(FigureText.microseconds(anchorCPUPerSample)): \(anchorRatio.map { String(format: "%.2f×", $0) } ?? "n/a") (goal ≤ \(String(format: "%g", anchorGoal))×)"
+        )
         lines.append(keptUp ? "KEPT UP" : "DID NOT KEEP UP")
+        if !withinAnchorGoal { lines.append("GOAL MISSED: CPU per sample above \(String(format: "%g", anchorGoal))× the C receive-only client's") }
         return lines.joined(separator: "\n")
     }
 
@@ -102,6 +119,9 @@ struct LoadReport {
             ("loadToolCPU", loadToolCPU.map { String(format: "%.3f", $0 / max(1e-9, publishSeconds)) } ?? "null"),
             ("coalesced", "\(coalesced)"), ("burstPublishers", "\(burst)"),
             ("keptUp", "\(keptUp)"),
+            ("serviceCPUPerSample", serviceCPUPerSample.map { String(format: "%.8f", $0) } ?? "null"),
+            ("anchorCPUPerSample", anchorCPUPerSample.map { String(format: "%.8f", $0) } ?? "null"),
+            ("anchorRatio", anchorRatio.map { String(format: "%.3f", $0) } ?? "null"), ("withinAnchorGoal", "\(withinAnchorGoal)"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
