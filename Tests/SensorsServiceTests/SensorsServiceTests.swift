@@ -131,7 +131,20 @@ struct SensorsServiceTests {
         #expect(first.map(\.payload) != other.map(\.payload))
     }
 
-    @Test("a fleet publishes every walker concurrently, each with its own seed")
+    @Test("a walker of a fleet publishes what it publishes walking alone with its seed")
+    func fleetWalkerAsAlone() async throws {
+        let fleetFixture = try await SensorsFixture()
+        let fleet = try await fleetFixture.run(fast(SensorsConfiguration.fleet(3), seed: 7, duration: 3))
+        let aloneFixture = try await SensorsFixture()
+        // walker-2 is the fleet's second walker: the base seed plus one.
+        let alone = try await aloneFixture.run(fast(["walker-2"], seed: 8, duration: 3))
+        let inFleet = fleet.filter { $0.topic.hasPrefix("stepcompass/walker-2/") }
+        #expect(inFleet.count > 150)
+        #expect(inFleet.map(\.topic) == alone.map(\.topic))
+        #expect(inFleet.map(\.payload) == alone.map(\.payload))
+    }
+
+    @Test("a fleet publishes every walker from one loop, each with its own seed")
     func fleet() async throws {
         let fixture = try await SensorsFixture()
         let devices = SensorsConfiguration.fleet(3)
