@@ -54,16 +54,23 @@ lint:
 # fuzz target for 20 s (make fuzz-ci; its own build in .build-fuzz, about 1 minute, then 3 minutes of fuzzing).
 # The AsyncAPI checks come first: they make .build/venv-asyncapi, whose Python (PyYAML, jsonschema) the server
 # group's stack contract test (Tests/StackTests/StackContractTests.swift) validates its capture with.
+#
+# The temporary files of the tests and the chaos run (the child processes' logs, the brokers' and services' folders,
+# the test databases) go to one folder per checkout, TEST_TMPDIR: emptied when make test starts, removed when it
+# passes. A failed run leaves them there to read.
+TEST_TMPDIR = /tmp/stepcompass-test-$(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
 test: lint build
+	@rm -rf $(TEST_TMPDIR) && mkdir -m 755 $(TEST_TMPDIR)
 	scripts/check-asyncapi-all.sh
-	$(SWIFT) test --skip-build --filter '$(PURE_TESTS)'
-	$(SWIFT) test --skip-build --skip '$(PURE_TESTS)' --skip PipelineEndToEndTests
-	$(SWIFT) test --skip-build --filter PipelineEndToEndTests
-	"$$($(SWIFT) build --show-bin-path)/stepcompass-buslab" chaos $(CHAOS_SHORT_ARGS)
+	TMPDIR=$(TEST_TMPDIR) $(SWIFT) test --skip-build --filter '$(PURE_TESTS)'
+	TMPDIR=$(TEST_TMPDIR) $(SWIFT) test --skip-build --skip '$(PURE_TESTS)' --skip PipelineEndToEndTests
+	TMPDIR=$(TEST_TMPDIR) $(SWIFT) test --skip-build --filter PipelineEndToEndTests
+	TMPDIR=$(TEST_TMPDIR) "$$($(SWIFT) build --show-bin-path)/stepcompass-buslab" chaos $(CHAOS_SHORT_ARGS)
 	scripts/check-compose.sh
 	scripts/check-compose-services.sh "$$($(SWIFT) build --show-bin-path)"
 	scripts/check-dashboard-browser.sh "$$($(SWIFT) build --show-bin-path)"
 	SWIFT=$(SWIFT) scripts/fuzz.sh --seconds 20
+	@rm -rf $(TEST_TMPDIR)
 
 # The bus tests under ThreadSanitizer (a separate build folder: it rebuilds everything instrumented).
 tsan: deps
