@@ -47,9 +47,35 @@ extension MosquittoBus {
             return true
         }
         guard start else { return }
-        let thread = Thread { [self] in networkLoop() }
-        thread.name = "mosquitto \(clientID)"
+        let name = Self.networkThreadName(clientID: clientID)
+        let thread = Thread { [self] in
+            Self.nameCurrentThread(name)
+            networkLoop()
+        }
+        thread.name = name
         thread.start()
+    }
+
+    /// Gives the calling thread `name` in the kernel. Foundation's `Thread.name` does not reach it on Linux, and
+    /// `pthread_setname_np` is not in Swift's Glibc module; the thread's own `comm` file is the same call.
+    private static func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = name.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
+    }
+
+    /// The network thread's name as `top -H` and `ps -L` show it: `mqtt` and the client id without the project's
+    /// `stepcompass-` prefix (`mqtt position`), cut to Linux's 15 bytes (a longer name is refused, and the thread
+    /// keeps its parent's).
+    static func networkThreadName(clientID: String) -> String {
+        let id = clientID.hasPrefix("stepcompass-") ? clientID.dropFirst("stepcompass-".count) : Substring(clientID)
+        var name = "mqtt"
+        for character in " \(id)" {
+            guard name.utf8.count + String(character).utf8.count <= 15 else { break }
+            name.append(character)
+        }
+        return name
     }
 
     /// Asks the network thread to stop and waits for it; with `sendDisconnect` false the socket is

@@ -25,6 +25,22 @@ struct NetworkExecutorTests {
         return nil
     }
 
+    @Test("the network thread carries a name Linux accepts: mqtt and the client id, cut to 15 bytes")
+    func threadName() async throws {
+        #expect(MosquittoBus.networkThreadName(clientID: "stepcompass-position") == "mqtt position")
+        #expect(MosquittoBus.networkThreadName(clientID: "stepcompass-dashboard-7") == "mqtt dashboard-")
+        #expect(MosquittoBus.networkThreadName(clientID: "héllo-wörld-long") == "mqtt héllo-wö")
+        try await withBroker { broker in
+            let bus = try await MosquittoTrapTests.client(broker.port, "stepcompass-named")
+            // The thread's name as the kernel has it (what top -H shows).
+            let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap {
+                try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)
+            }
+            #expect(names.contains("mqtt named\n"))
+            await bus.disconnect()
+        }
+    }
+
     @Test("a task that prefers it handles each message on the network thread, answers at once, and can close the bus")
     func answersOnTheNetworkThread() async throws {
         try await withBroker { broker in
