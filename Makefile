@@ -60,7 +60,7 @@ lint:
 # passes. A failed run leaves them there to read.
 TEST_TMPDIR = /tmp/stepcompass-test-$(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
 test: lint build
-	@rm -rf $(TEST_TMPDIR) && mkdir -m 755 $(TEST_TMPDIR)
+	@rm -rf $(TEST_TMPDIR) && mkdir -m 700 $(TEST_TMPDIR)
 	scripts/check-asyncapi-all.sh
 	TMPDIR=$(TEST_TMPDIR) $(SWIFT) test --skip-build --filter '$(PURE_TESTS)'
 	TMPDIR=$(TEST_TMPDIR) $(SWIFT) test --skip-build --skip '$(PURE_TESTS)' --skip PipelineEndToEndTests
@@ -80,14 +80,17 @@ tsan: deps
 # a minimal C relay over libmosquitto (step → position latency and CPU per message, three runs, the relay built from
 # Benchmarks/PositionRelay); the simulator with 1,000 walkers at real time (sensors-load, three runs, within one
 # core); every service's idle memory beside mosquitto and mosquitto_sub (memory-idle, under 20 MiB each); the real
-# compass service under 1000 devices at 50 Hz (compass-load, kept up); the bridge's step detector and HTTP push, the
+# compass service under 1000 devices at 50 Hz (compass-load: kept up, and CPU per sample within 1.5x mosquitto_sub's
+# on the same stream); the bridge's step detector and HTTP push, the
 # activity service (10,000 devices at 1 Hz; a year of minute rows queried by day), the walk journal (500 walking
 # devices, a photo point each every 70 s, against the local photo server at 50 ms) and the hand-written codecs
 # against Foundation (codec-bench), reported only; the marker service on a generated 1,000,000-feature GeoJSON file
 # (start to ready and peak memory, beside Python's json.load of the same file) and the k-d tree on 1,000,000 points
 # (beside scipy's cKDTree on the same points), against the thresholds committed in Benchmarks/markers-thresholds.json;
 # then the package-benchmark suites (k-d tree, GeoJSON ingest, compass pipeline) in their own build folder. Every
-# benchmark with a goal runs even when an earlier one missed its goal; the target fails at the end if any did.
+# benchmark with a goal runs even when an earlier one missed its goal; the target fails at the end if any did. On a
+# 2-core machine three goals are missed today (position CPU per message, compass CPU per sample against its anchor,
+# idle memory: figures in Docs/architecture.md), so the target fails, naming them.
 benchmark: release
 	@rm -f $(BENCHMARK_MISSED)
 	scripts/bus-benchmark.sh

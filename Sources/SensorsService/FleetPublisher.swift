@@ -12,7 +12,8 @@ import WalkerSimulation
 ///
 /// One loop for the whole fleet, not a task per walker: a thousand walkers then cost one timer wake-up a tick instead
 /// of a thousand, and the loop runs on the bus's own thread where it has one (``Bus/MessageBus/taskExecutor``), so a
-/// publish is written without a thread switch. Nothing in the loop blocks: the walk is arithmetic.
+/// publish is written without a thread switch. Nothing in the loop waits but the publishes, and those suspend: the
+/// walk is arithmetic, and a large fleet logs one line for all its walkers.
 struct FleetPublisher<C: Clock>: Sendable where C.Duration == Duration {
     /// The devices and their walks, in order.
     let walkers: [(device: String, walk: WalkerConfiguration)]
@@ -24,7 +25,7 @@ struct FleetPublisher<C: Clock>: Sendable where C.Duration == Duration {
     let clock: C
     let context: BusServiceContext
 
-    /// A fleet up to this size logs each walker's progress; a larger one logs one line for the whole fleet.
+    /// A fleet up to this size logs each walker's progress and stop; a larger one logs one line for the whole fleet.
     static var walkerLinesLimit: Int { 10 }
 
     /// One walker's simulation and what it has published.
@@ -73,18 +74,21 @@ struct FleetPublisher<C: Clock>: Sendable where C.Duration == Duration {
             }
             simulated = next
         }
-        for walker in fleet {
-            context.logger.info("walker stopped", metadata: metadata(of: walker, at: simulated))
-        }
+        log(fleet, at: simulated, each: "walker stopped", all: "fleet stopped")
     }
 
     private func logProgress(of fleet: [Walker], at simulated: Double) {
+        log(fleet, at: simulated, each: "walking", all: "walking")
+    }
+
+    /// One line per walker (`each`) for a small fleet, one line for the whole fleet (`all`) for a large one.
+    private func log(_ fleet: [Walker], at simulated: Double, each: Logger.Message, all: Logger.Message) {
         guard fleet.count > Self.walkerLinesLimit else {
-            for walker in fleet { context.logger.info("walking", metadata: metadata(of: walker, at: simulated)) }
+            for walker in fleet { context.logger.info(each, metadata: metadata(of: walker, at: simulated)) }
             return
         }
         context.logger.info(
-            "walking",
+            all,
             metadata: [
                 "sensors.devices": "\(fleet.count)", "sensors.t": "\(simulated)",
                 "sensors.steps": "\(fleet.reduce(0) { $0 + $1.simulator.steps })",

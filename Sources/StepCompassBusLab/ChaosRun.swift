@@ -300,10 +300,11 @@ struct ChaosRun {
         return journals
     }
 
-    /// The messages the walker published, from its log's `walker stopped` lines.
+    /// The messages the walkers published, from the simulator's `walker stopped` lines (one a walker) or its `fleet
+    /// stopped` line (the whole of a fleet of more than ten).
     static func publishedCount(log: URL) -> Int {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { $0.contains("walker stopped") }.reduce(0) { total, line in
+        return text.split(separator: "\n").filter { $0.contains("walker stopped") || $0.contains("fleet stopped") }.reduce(0) { total, line in
             guard let range = line.range(of: "sensors.messages=") else { return total }
             return total + (Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0)
         }

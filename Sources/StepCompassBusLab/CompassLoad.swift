@@ -24,7 +24,8 @@ struct CompassLoad: AsyncParsableCommand {
             the lag of each device's last heading behind its last sample. Then, the compass stopped, mosquitto_sub (mosquitto's \
             C client, output to /dev/null) receives --anchor-duration seconds of the same stream: the compass's CPU per \
             sample against it. Exit code 3 when the compass did not keep up or spent more than --anchor-goal times the \
-            anchor's CPU per sample.
+            anchor's CPU per sample (the compass's figure covers the whole run, warm-up included; the anchor's the \
+            whole of its own).
             """)
 
     @Option(help: "Number of simulated devices.") var devices = 1_000
@@ -261,10 +262,14 @@ struct CompassLoad: AsyncParsableCommand {
         port: Int, prefix: String, publish: (_ start: Double, _ ticks: Int) async throws -> (sent: Int, late: Double)
     ) async throws -> Double? {
         // The shell only redirects the output and replaces itself with the client: the process measured is the client.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("compass-load-anchor-\(UUID().uuidString).log")
         let client = try await ChildProcess(
             executable: "/bin/sh",
-            arguments: ["-c", "exec mosquitto_sub -h 127.0.0.1 -p \(port) -q 0 -t '\(prefix)/+/imu' > /dev/null"])
-        defer { client.signal(SIGKILL) }
+            arguments: ["-c", "exec mosquitto_sub -h 127.0.0.1 -p \(port) -q 0 -t '\(prefix)/+/imu' > /dev/null"], outputFile: log)
+        defer {
+            client.signal(SIGKILL)
+            try? FileManager.default.removeItem(at: log)
+        }
         // A second to connect and subscribe before the first sample (it needs milliseconds).
         let start = Date().timeIntervalSince1970 + 1
         let before = ProcessCPU.seconds(pid: client.pid)

@@ -72,7 +72,7 @@ struct MemoryIdle: AsyncParsableCommand {
         do {
             anchor = try await ChildProcess(
                 executable: "/usr/bin/env", arguments: ["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(stack.broker.port)", "-t", "memory-idle/none"],
-                environment: [:])
+                outputFile: work.appendingPathComponent("mosquitto_sub.log"))
         } catch {
             await stack.killAll()
             throw error
@@ -119,7 +119,7 @@ struct MemoryIdle: AsyncParsableCommand {
             return first
         }
         await probe.disconnect()
-        guard online != nil else {
+        guard online == Set(Self.services) else {
             let crashed = await stack.crashed()
             throw ValidationError("not every service came online within 60 s\(crashed.isEmpty ? "" : ":\n" + crashed.joined(separator: "\n"))")
         }
