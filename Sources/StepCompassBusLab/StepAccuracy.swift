@@ -26,6 +26,12 @@ struct StepAccuracy: ParsableCommand {
     @Option(help: "Step-length scale of the detector's Weinberg model (the bridge's --step-length-scale).")
     var stepLengthScale = 1.0
     @Flag(help: "Print one JSON line per recording instead of the table.") var json = false
+    @Option(
+        help: """
+            Write, for each recording, FOLDER/NAME.csv: every acceleration sample's time (s from the first), |a| \
+            (m/s²), the detector's band-passed signal, and the steps it released at that sample with their times.
+            """)
+    var trace: String?
 
     func validate() throws {
         guard !recordings.isEmpty else { throw ValidationError("give at least one recording") }
@@ -42,8 +48,10 @@ struct StepAccuracy: ParsableCommand {
             do {
                 let truth = try StepAccuracyTruth.read(for: url)
                 let recording = try PhoneExport.read(url)
-                let result = StepAccuracyResult.count(
-                    recording, name: url.deletingPathExtension().lastPathComponent, truth: truth, stepLengthScale: stepLengthScale)
+                let name = url.deletingPathExtension().lastPathComponent
+                let traceFile = trace.map { URL(fileURLWithPath: $0).appendingPathComponent("\(name).csv") }
+                let result = try StepAccuracyResult.count(
+                    recording, name: name, truth: truth, stepLengthScale: stepLengthScale, trace: traceFile)
                 results.append(result)
                 print(json ? result.jsonLine : result.line)
             } catch {
@@ -116,7 +124,9 @@ struct StepAccuracyResult: Sendable {
     }
 
     /// Assembles `recording` as the replay does and runs the detector over every acceleration sample.
-    static func count(_ recording: PhoneRecording, name: String, truth: StepAccuracyTruth, stepLengthScale: Double) -> StepAccuracyResult {
+    static func count(
+        _ recording: PhoneRecording, name: String, truth: StepAccuracyTruth, stepLengthScale: Double, trace: URL? = nil
+    ) throws -> StepAccuracyResult {
         var configuration = StepDetectorConfiguration.defaults
         configuration.stepLength.scale = stepLengthScale
         var detector = StepDetector(configuration: configuration)
@@ -124,6 +134,7 @@ struct StepAccuracyResult: Sendable {
         let total = recording.hasTotalAcceleration
         var pedometer: Int?
         var accelerationTimes: (first: Double, last: Double, count: Int)?
+        var traceLines = ["time,magnitude,signal,released,step_times"]
         func feed(_ outputs: [PhoneOutput]) {
             for output in outputs {
                 let time: Double
@@ -136,8 +147,13 @@ struct StepAccuracyResult: Sendable {
                     continue
                 case .location: continue
                 }
-                _ = detector.add(time: time, acceleration: a.simd)
+                let released = detector.add(time: time, acceleration: a.simd)
                 accelerationTimes = (accelerationTimes?.first ?? time, time, (accelerationTimes?.count ?? 0) + 1)
+                if trace != nil, let first = accelerationTimes?.first {
+                    let steps = released.map { String(format: "%.3f", $0.time - first) }.joined(separator: " ")
+                    traceLines.append(
+                        String(format: "%.4f,%.4f,%.4f,%d,", time - first, a.magnitude, detector.signal, released.count) + steps)
+                }
             }
         }
         var index = 0
@@ -147,6 +163,10 @@ struct StepAccuracyResult: Sendable {
             index = end
         }
         feed(assembler.flush())
+        if let trace {
+            try FileManager.default.createDirectory(at: trace.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((traceLines.joined(separator: "\n") + "\n").utf8).write(to: trace)
+        }
         let seconds = accelerationTimes.map { $0.last - $0.first } ?? 0
         let rate = seconds > 0 ? Double((accelerationTimes?.count ?? 1) - 1) / seconds : 0
         var result = StepAccuracyResult(

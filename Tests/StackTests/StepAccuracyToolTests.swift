@@ -57,6 +57,26 @@ struct StepAccuracyToolTests {
         #expect(output.contains("distance: worst"), "\(output)")
     }
 
+    @Test("--trace writes each sample's signal and the steps it released, as many as counted")
+    func trace() async throws {
+        let (folder, detected) = try Self.pocketWalk { "steps=\($0)\n" }
+        let traces = FileManager.default.temporaryDirectory.appendingPathComponent("step-trace-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: traces)
+        }
+        let (status, output) = try await Self.run([folder.path, "--trace", traces.path])
+        #expect(status == 0, "\(output)")
+        let text = try String(contentsOf: traces.appendingPathComponent("\(folder.lastPathComponent).csv"), encoding: .utf8)
+        let rows = text.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count == 4_001)  // every sample of 40 s at 100 Hz, both ends included
+        let released = rows.reduce(0) { $0 + (Int($1[3]) ?? 0) }
+        let times = rows.flatMap { $0[4].split(separator: " ").compactMap { Double($0) } }
+        #expect(released == detected)
+        #expect(times.count == detected)
+        #expect(times == times.sorted())
+    }
+
     @Test("a miscount beyond 5 % and 2 steps, a recording without a truth file: exit 3, each named")
     func missedTargets() async throws {
         let (over, detected) = try Self.pocketWalk { "steps=\($0 + 10)\n" }
