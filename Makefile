@@ -81,7 +81,8 @@ tsan: deps
 # Benchmarks/PositionRelay); the simulator with 1,000 walkers at real time (sensors-load, three runs, within one
 # core); every service's idle memory beside mosquitto and mosquitto_sub (memory-idle, under 20 MiB each); the real
 # compass service under 1000 devices at 50 Hz (compass-load: kept up, and CPU per sample within 1.5x mosquitto_sub's
-# on the same stream); the bridge's step detector and HTTP push, the
+# on the same stream); the bridge's step detector under 700 devices at 100 Hz (detector-load: kept up, and its CPU per
+# sample low enough for 200,000 samples a second on one core, beside mosquitto_sub on the same stream); its HTTP push, the
 # activity service (10,000 devices at 1 Hz; a year of minute rows queried by day), the walk journal (500 walking
 # devices, a photo point each every 70 s, against the local photo server at 50 ms) and the hand-written codecs
 # against Foundation (codec-bench), reported only; the marker service on a generated 1,000,000-feature GeoJSON file
@@ -89,8 +90,9 @@ tsan: deps
 # (beside scipy's cKDTree on the same points), against the thresholds committed in Benchmarks/markers-thresholds.json;
 # then the package-benchmark suites (k-d tree, GeoJSON ingest, compass pipeline) in their own build folder. Every
 # benchmark with a goal runs even when an earlier one missed its goal; the target fails at the end if any did. On a
-# 2-core machine three goals are missed today (position CPU per message, compass CPU per sample against its anchor,
-# idle memory: figures in Docs/architecture.md), so the target fails, naming them.
+# 2-core machine four goals are missed today (position CPU per message, compass CPU per sample against its anchor,
+# idle memory, the detector's 200,000 samples a second on one core, which mosquitto_sub itself cannot receive here:
+# figures in Docs/architecture.md), so the target fails, naming them.
 benchmark: release
 	@rm -f $(BENCHMARK_MISSED)
 	scripts/bus-benchmark.sh
@@ -99,7 +101,7 @@ benchmark: release
 	$(call goal,.build/release/stepcompass-buslab sensors-load --walkers 1000 --duration 20 --runs 3,sensors-load)
 	$(call goal,.build/release/stepcompass-buslab memory-idle,memory-idle)
 	$(call goal,.build/release/stepcompass-buslab compass-load --devices 1000 --rate 50 --duration 20,compass-load)
-	-.build/release/stepcompass-buslab detector-load --devices 2000 --rate 100 --duration 20
+	$(call goal,.build/release/stepcompass-buslab detector-load --devices 700 --rate 100 --duration 20,detector-load)
 	-.build/release/stepcompass-buslab bridge-load --phones 200 --rate 100 --batch 100 --duration 20
 	-.build/release/stepcompass-buslab activity-load --devices 10000 --rate 1 --duration 60
 	-.build/release/stepcompass-buslab history-query-bench

@@ -18,7 +18,8 @@ final class StepCounter: Sendable {
         var detector: StepDetector
         var pedometer = false
         var published = 0
-        var lastUsed: ContinuousClock.Instant
+        /// The ``State/uses`` of the device's last sample: the least recently used device is dropped first.
+        var lastUse: UInt64
     }
 
     private let messages: ContractMessages
@@ -28,6 +29,8 @@ final class StepCounter: Sendable {
     private struct State {
         var devices: [String: Device] = [:]
         var detectedSteps = 0
+        /// Samples and pedometer counts seen, a clock for least recently used (cheaper than reading a clock).
+        var uses: UInt64 = 0
     }
 
     /// One lock around the detectors: a sample costs well under a microsecond, less than an actor hop.
@@ -46,18 +49,18 @@ final class StepCounter: Sendable {
     }
 
     /// Feeds one accelerometer sample; returns the `steps` message to publish when the count grew.
+    ///
+    /// The device's detector is changed where it is stored: one hash lookup and no copy of its state a sample.
     func sample(device: String, time: Double, acceleration: SIMD3<Double>) -> BusMessage? {
         let count: (steps: Int, distance: Double, time: Double)? = state.withLock { state in
-            var entry = take(device, from: &state)
-            let found = entry.detector.add(time: time, acceleration: acceleration)
+            let index = Self.index(of: device, in: &state, configuration: configuration, maxDevices: maxDevices)
+            let found = state.devices.values[index].detector.add(time: time, acceleration: acceleration)
             state.detectedSteps += found.count
-            var result: (steps: Int, distance: Double, time: Double)?
-            if let last = found.last, !entry.pedometer, entry.detector.steps != entry.published {
-                entry.published = entry.detector.steps
-                result = (entry.detector.steps, entry.detector.distance, last.time)
-            }
-            state.devices[device] = entry
-            return result
+            guard let last = found.last else { return nil }
+            let entry = state.devices.values[index]
+            guard !entry.pedometer, entry.detector.steps != entry.published else { return nil }
+            state.devices.values[index].published = entry.detector.steps
+            return (entry.detector.steps, entry.detector.distance, last.time)
         }
         guard let count else { return nil }
         return messages.steps(device: device, steps: count.steps, distance: count.distance, source: .detector, time: count.time)
@@ -66,12 +69,9 @@ final class StepCounter: Sendable {
     /// Records that `device` has a pedometer: the detector publishes nothing more for it.
     func pedometerSeen(device: String) {
         let first = state.withLock { state in
-            var entry = take(device, from: &state)
-            defer {
-                entry.pedometer = true
-                state.devices[device] = entry
-            }
-            return !entry.pedometer
+            let index = Self.index(of: device, in: &state, configuration: configuration, maxDevices: maxDevices)
+            defer { state.devices.values[index].pedometer = true }
+            return !state.devices.values[index].pedometer
         }
         if first {
             logger.info("pedometer counts seen: the detector stops publishing for this device", metadata: ["device": "\(device)"])
@@ -86,14 +86,21 @@ final class StepCounter: Sendable {
     /// The number of devices tracked.
     var deviceCount: Int { state.withLock { $0.devices.count } }
 
-    private func take(_ device: String, from state: inout State) -> Device {
-        if var entry = state.devices[device] {
-            entry.lastUsed = .now
-            return entry
+    /// The index of `device`'s entry, made (dropping the least recently used device when full) if it is new, and
+    /// marked as used.
+    private static func index(
+        of device: String, in state: inout State, configuration: StepDetectorConfiguration, maxDevices: Int
+    ) -> Dictionary<String, Device>.Index {
+        state.uses &+= 1
+        if let index = state.devices.index(forKey: device) {
+            state.devices.values[index].lastUse = state.uses
+            return index
         }
-        if state.devices.count >= maxDevices, let idlest = state.devices.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+        if state.devices.count >= maxDevices, let idlest = state.devices.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             state.devices[idlest.key] = nil
         }
-        return Device(detector: StepDetector(configuration: configuration), lastUsed: .now)
+        state.devices[device] = Device(detector: StepDetector(configuration: configuration), lastUse: state.uses)
+        // Inserting may have grown the table: look the new entry up again.
+        return state.devices.index(forKey: device)!
     }
 }

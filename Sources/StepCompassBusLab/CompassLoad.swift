@@ -235,7 +235,10 @@ struct CompassLoad: AsyncParsableCommand {
         _ = await service.waitForExit(timeout: .seconds(10))
 
         // The anchor: mosquitto's own C client receiving the same stream with the compass stopped, its CPU a sample.
-        let anchor = try await measureAnchor(port: port, prefix: prefix) { start, ticks in try await publishAll(start: start, ticks: ticks) }
+        let anchorTicks = Int((anchorDuration * rate).rounded())
+        let anchor = try await ReceiveAnchor.measure(port: port, filter: "\(prefix)/+/imu", label: "compass-load") { start in
+            try await publishAll(start: start, ticks: anchorTicks).sent
+        }
 
         let report = LoadReport(
             devices: devices, rate: rate, duration: duration, warmup: warmup, maxRate: maxRate,
@@ -254,29 +257,6 @@ struct CompassLoad: AsyncParsableCommand {
         for publisher in bursts { _ = try? await RawMQTTClient.onThread("compass-load-disconnect") { publisher.disconnect() } }
         await probe.disconnect()
         return report.keptUp && report.withinAnchorGoal
-    }
-
-    /// Runs `mosquitto_sub` on the samples' topics while `publish` sends `anchorDuration` seconds of the same stream, and
-    /// returns its CPU seconds per sample sent (nil when its CPU cannot be read or nothing was sent).
-    private func measureAnchor(
-        port: Int, prefix: String, publish: (_ start: Double, _ ticks: Int) async throws -> (sent: Int, late: Double)
-    ) async throws -> Double? {
-        // The shell only redirects the output and replaces itself with the client: the process measured is the client.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("compass-load-anchor-\(UUID().uuidString).log")
-        let client = try await ChildProcess(
-            executable: "/bin/sh",
-            arguments: ["-c", "exec mosquitto_sub -h 127.0.0.1 -p \(port) -q 0 -t '\(prefix)/+/imu' > /dev/null"], outputFile: log)
-        defer {
-            client.signal(SIGKILL)
-            try? FileManager.default.removeItem(at: log)
-        }
-        // A second to connect and subscribe before the first sample (it needs milliseconds).
-        let start = Date().timeIntervalSince1970 + 1
-        let before = ProcessCPU.seconds(pid: client.pid)
-        let sent = try await publish(start, Int((anchorDuration * rate).rounded()))
-        let after = ProcessCPU.seconds(pid: client.pid)
-        guard client.isRunning, let before, let after, sent.sent > 0 else { return nil }
-        return (after - before) / Double(sent.sent)
     }
 
     /// The device id of a topic `prefix/<device>/heading`: its second level.

@@ -18,8 +18,13 @@ struct DetectorLoad: AsyncParsableCommand {
             runs the same step detector over every device's samples, so it knows how many steps each device should \
             get and which sample completes each step: latency is the steps message's arrival minus that sample's \
             timestamp. Reports samples/s offered and achieved, samples the bridge certainly processed, steps per \
-            device per second, latency p50/p99 second by second, CPU of the bridge, the broker and the load tool. \
-            Exit code 3 when it did not keep up.
+            device per second, latency p50/p99 second by second, CPU of the bridge, the broker and the load tool, and \
+            the bridge's CPU per sample with the rate one core would carry at it. Then, with the bridge stopped, \
+            mosquitto's C client mosquitto_sub (output to /dev/null) receives --anchor-duration seconds of the same \
+            stream: its CPU per sample is the least any libmosquitto program spends receiving it. Exit code 3 when \
+            the bridge did not keep up or one core would carry fewer than --goal-rate samples a second (the issue's \
+            goal: 2,000 devices at 100 Hz; a 2-core machine cannot carry that load itself, so measure at a load it \
+            can, such as --devices 700).
             """)
 
     @Option(help: "Number of simulated walking devices.") var devices = 2_000
@@ -33,6 +38,11 @@ struct DetectorLoad: AsyncParsableCommand {
     @Option(help: "Publishing clients (each publishes a share of the devices).") var publishers = 2
     @Option(help: "Path of stepcompass-bridge (default: next to this executable).") var bridge: String?
     @Option(help: "Seed of the devices' phases.") var seed: UInt64 = 1
+    @Option(help: "Seconds of the same stream sent to mosquitto_sub, the C receive-only anchor, after the bridge stops.")
+    var anchorDuration = 10.0
+    @Option(
+        help: "The goal: samples a second the bridge's detector handles on one core, from its CPU per sample (the issue's 2,000 devices × 100 Hz).")
+    var goalRate = 200_000.0
     @Flag(help: "Print one JSON line instead of text.") var json = false
 
     func validate() throws {
@@ -41,6 +51,7 @@ struct DetectorLoad: AsyncParsableCommand {
         guard duration > warmup + 1, warmup >= 0 else { throw ValidationError("--duration must exceed --warmup by 1 s") }
         guard cadence >= 0.8, cadence <= 2.8 else { throw ValidationError("--cadence must be 0.8...2.8 steps/s") }
         guard publishers >= 1, publishers <= 64 else { throw ValidationError("--publishers must be 1...64") }
+        guard anchorDuration > 0, goalRate > 0 else { throw ValidationError("--anchor-duration and --goal-rate must be positive") }
     }
 
     func run() async throws {
@@ -94,35 +105,39 @@ struct DetectorLoad: AsyncParsableCommand {
 
         // Tick k is due at start + k / rate and carries every device's sample stamped with that time.
         let shares = (0..<publishers).map { index in Array(stride(from: index, to: devices, by: publishers)) }
-        let published = try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
-            for (index, share) in shares.enumerated() {
-                let publisher = bursts[index]
-                group.addTask {
-                    try await RawMQTTClient.onThread("detector-load-pub-\(index)") {
-                        var sent = 0
-                        var late = 0.0
-                        var packets = [UInt8]()
-                        packets.reserveCapacity(share.count * 140)
-                        for tick in 0..<ticks {
-                            let due = start + Double(tick) / rate
-                            let wait = due - Date().timeIntervalSince1970
-                            if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
-                            let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
-                            packets.removeAll(keepingCapacity: true)
-                            for device in share {
-                                samples.appendPublishPacket(device: device, tick: tick, timestamp: stamp, to: &packets)
+        let clients = bursts
+        @Sendable func publishAll(start: Double, ticks: Int) async throws -> (sent: Int, late: Double) {
+            try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
+                for (index, share) in shares.enumerated() {
+                    let publisher = clients[index]
+                    group.addTask {
+                        try await RawMQTTClient.onThread("detector-load-pub-\(index)") {
+                            var sent = 0
+                            var late = 0.0
+                            var packets = [UInt8]()
+                            packets.reserveCapacity(share.count * 140)
+                            for tick in 0..<ticks {
+                                let due = start + Double(tick) / rate
+                                let wait = due - Date().timeIntervalSince1970
+                                if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
+                                let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
+                                packets.removeAll(keepingCapacity: true)
+                                for device in share {
+                                    samples.appendPublishPacket(device: device, tick: tick, timestamp: stamp, to: &packets)
+                                }
+                                try publisher.send(packets)
+                                sent += share.count
                             }
-                            try publisher.send(packets)
-                            sent += share.count
+                            return (sent, late)
                         }
-                        return (sent, late)
                     }
                 }
+                var total = (sent: 0, late: 0.0)
+                for try await result in group { total = (total.sent + result.sent, max(total.late, result.late)) }
+                return total
             }
-            var total = (sent: 0, late: 0.0)
-            for try await result in group { total = (total.sent + result.sent, max(total.late, result.late)) }
-            return total
         }
+        let published = try await publishAll(start: start, ticks: ticks)
         let publishEnd = Date().timeIntervalSince1970
         let atStop = tally.withLock { $0 }
         let after = CPUSnapshot.take(bridge: service.process.pid, broker: brokerPID)
@@ -140,17 +155,25 @@ struct DetectorLoad: AsyncParsableCommand {
         reader.disconnect()
         let final = tally.withLock { $0 }
 
+        let serviceAlive = service.process.isRunning
+        await service.stop()
+
+        // The anchor: mosquitto's own C client receiving the same stream with the bridge stopped, its CPU a sample.
+        let anchorTicks = Int((anchorDuration * rate).rounded())
+        let anchor = try await ReceiveAnchor.measure(port: port, filter: "\(prefix)/+/imu", label: "detector-load") { start in
+            try await publishAll(start: start, ticks: anchorTicks).sent
+        }
+
         let report = DetectorReport(
             devices: devices, rate: rate, duration: duration, warmup: warmup, cadence: cadence,
             published: published.sent, worstLateness: published.late, publishSeconds: publishEnd - start,
             reference: reference, atStop: atStop, final: final, drained: drained,
             cpu: CPUSnapshot.usage(from: before, to: after, seconds: publishEnd - start),
-            serviceAlive: service.process.isRunning)
+            serviceAlive: serviceAlive, anchorCPUPerSample: anchor, goalRate: goalRate)
         print(json ? report.json : report.text)
 
         for publisher in bursts { _ = try? await RawMQTTClient.onThread("detector-load-disconnect") { publisher.disconnect() } }
-        await service.stop()
-        return report.keptUp
+        return report.keptUp && report.withinGoal
     }
 
     /// The device index of `prefix/walk-<n>/steps` (n − 1), or nil.
@@ -216,6 +239,21 @@ struct DetectorReport {
     var drained: Double
     var cpu: CPUUsage
     var serviceAlive: Bool
+    /// `mosquitto_sub`'s CPU seconds per sample on the same stream (nil: not measured).
+    var anchorCPUPerSample: Double?
+    /// Samples a second the bridge must handle on one core.
+    var goalRate: Double
+
+    /// The bridge's CPU seconds per sample while publishing.
+    var cpuPerSample: Double? {
+        cpu.bridge.map { $0 * publishSeconds / Double(max(1, published)) }
+    }
+
+    /// Samples a second one core would carry at the bridge's CPU per sample.
+    var oneCoreRate: Double? { cpuPerSample.map { 1 / max(1e-12, $0) } }
+
+    /// The bridge kept up and one core would carry the goal's rate.
+    var withinGoal: Bool { keptUp && (oneCoreRate ?? 0) >= goalRate }
 
     var offered: Double { Double(devices) * rate }
     var achieved: Double { Double(published) / max(1e-9, publishSeconds) }
@@ -275,6 +313,7 @@ struct DetectorReport {
             "steps: \(String(format: "%.2f", stepsPerDevice)) per device per second (reference detector \(String(format: "%.2f", referencePerDevice)), cadence \(String(format: "%.2f", cadence))); \(counted)/\(reference.totalSteps) counted after a \(String(format: "%.1f", drained)) s drain, \(final.devicesHeard)/\(devices) devices heard; \(final.messages) steps messages (\(final.ignored) not the detector's, \(final.unexpected) beyond the reference)",
             "steps latency (receive − timestamp of the sample that completed the step): p50 \(ms(latencies.percentile(0.5))), p99 \(ms(latencies.percentile(0.99))), max \(ms(latencies.last ?? .nan)); first third p50 \(ms(first.percentile(0.5))), last third p50 \(ms(last.percentile(0.5))) p99 \(ms(last.percentile(0.99)))",
             "CPU while publishing: \(cpu.text)",
+            capacityText,
         ]
         lines.append(
             "per second (steps messages, p50/p99 latency): "
@@ -283,7 +322,29 @@ struct DetectorReport {
                     return "\(second):\(final.seconds[second]?.messages ?? 0) \(ms(values.percentile(0.5)))/\(ms(values.percentile(0.99)))"
                 }.joined(separator: ", "))
         lines.append(keptUp ? "KEPT UP" : "DID NOT KEEP UP: " + reasons.joined(separator: "; "))
+        lines.append(goalText)
         return lines.joined(separator: "\n")
+    }
+
+    private func microseconds(_ seconds: Double?) -> String { seconds.map { String(format: "%.2f µs", $0 * 1e6) } ?? "n/a" }
+
+    /// The bridge's CPU per sample, what one core would carry at it, and the anchor's figures.
+    var capacityText: String {
+        var text = "CPU per sample: bridge \(microseconds(cpuPerSample))"
+        if let oneCoreRate { text += " (one core would carry \(number(oneCoreRate)) samples/s)" }
+        text += "; mosquitto_sub receiving the same stream \(microseconds(anchorCPUPerSample))"
+        if let anchorCPUPerSample {
+            text += " (one core would carry \(number(1 / max(1e-12, anchorCPUPerSample))) samples/s)"
+            if let cpuPerSample { text += ", the bridge \(String(format: "%.2f", cpuPerSample / max(1e-12, anchorCPUPerSample)))× the anchor" }
+        }
+        return text
+    }
+
+    var goalText: String {
+        let goal = "\(number(goalRate)) samples/s on one core"
+        guard keptUp else { return "GOAL MISSED: \(goal) (did not keep up)" }
+        guard let oneCoreRate else { return "GOAL NOT CHECKED: \(goal) (the bridge's CPU could not be read)" }
+        return oneCoreRate >= goalRate ? "GOAL MET: \(goal)" : "GOAL MISSED: \(goal); one core would carry \(number(oneCoreRate))"
     }
 
     var json: String {
@@ -297,7 +358,11 @@ struct DetectorReport {
                 ("counted", "\(counted)"), ("expected", "\(reference.totalSteps)"),
                 ("latencyP50", String(format: "%.4f", latencies.percentile(0.5))),
                 ("latencyP99", String(format: "%.4f", latencies.percentile(0.99))),
-            ] + cpu.jsonFields + [("keptUp", "\(keptUp)")]
+            ] + cpu.jsonFields + [
+                ("cpuPerSample", cpuPerSample.map { String(format: "%.9f", $0) } ?? "null"),
+                ("anchorCPUPerSample", anchorCPUPerSample.map { String(format: "%.9f", $0) } ?? "null"),
+                ("goalRate", number(goalRate)), ("keptUp", "\(keptUp)"), ("withinGoal", "\(withinGoal)"),
+            ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

@@ -32,6 +32,41 @@ struct TopicsAndDeviceTests {
         #expect(topics.parseDeviceTopic("stepcompass/d1/cmd/bearing-lock")?.device == "d1")
         #expect(topics.parseDeviceTopic("stepcompass/d1/unknown") == nil)
         #expect(topics.parseDeviceTopic("other/d1/steps") == nil)
+        #expect(topics.parseDeviceTopic("stepcompassX/d1/steps") == nil)
+        #expect(topics.parseDeviceTopic("stepcompass/d1/steps/") == nil)
+        #expect(topics.parseDeviceTopic("stepcompass/d1") == nil)
+        #expect(topics.parseDeviceTopic("stepcompass/") == nil)
+        #expect(topics.parseDeviceTopic("stepcompass//imu")?.device == "")
+        #expect(topics.parseDeviceTopic("stepcompass/å-1/imu")?.device == "å-1")
+        #expect(Topics(prefix: "a/b").parseDeviceTopic("a/b/d2/journal/photo")?.topic == .journalPhoto)
+    }
+
+    @Test("parsing a topic's bytes gives what splitting the string gives, for every ASCII topic tried")
+    func parseAgreesWithStrings() {
+        // The string-level split parseDeviceTopic did before it compared bytes.
+        func split(_ topics: Topics, _ topic: String) -> (device: String, topic: Topics.DeviceTopic)? {
+            guard topic.hasPrefix(topics.prefix + "/") else { return nil }
+            let rest = topic.dropFirst(topics.prefix.count + 1)
+            guard let slash = rest.firstIndex(of: "/") else { return nil }
+            guard let suffix = Topics.DeviceTopic(rawValue: String(rest[rest.index(after: slash)...])) else { return nil }
+            return (String(rest[..<slash]), suffix)
+        }
+        let roots = ["stepcompass", "lab", "a/b", "a", "stepcompassX", "", "b"]
+        let devices = ["d1", "walk-7", "", "x/y", "steps"]
+        let suffixes = Topics.DeviceTopic.allCases.map(\.rawValue) + ["", "imux", "cmd", "steps/", "/imu"]
+        var generator = SystemRandomNumberGenerator()
+        var deviceTopics = 0
+        for topics in [Topics(), Topics(prefix: "lab"), Topics(prefix: "a/b")] {
+            for _ in 0..<5_000 {
+                let topic = [roots, devices, suffixes].map { $0.randomElement(using: &generator)! }.joined(separator: "/")
+                let expected = split(topics, topic)
+                let parsed = topics.parseDeviceTopic(topic)
+                if expected != nil { deviceTopics += 1 }
+                #expect(parsed?.device == expected?.device && parsed?.topic == expected?.topic, "\(topic)")
+            }
+        }
+        // Device topics among them, not only topics both reject.
+        #expect(deviceTopics > 200, "\(deviceTopics) device topics of 15,000")
     }
 
     @Test("timestamps are ISO 8601 UTC with milliseconds and parse back")
