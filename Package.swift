@@ -264,7 +264,7 @@ let package = Package(
             name: "BridgeServiceTests",
             dependencies: [
                 "StepCompassTesting", "BridgeService", "Bus", "InMemoryBus", "BusTesting", "ServiceRuntime", "MosquittoBus", "WalkerSimulation",
-                "PhoneFormats", log, lifecycle, configuration,
+                "PhoneFormats", "StepDetection", log, lifecycle, configuration,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -79,12 +79,17 @@ public struct BridgeService: Service {
         }
         let ingest = self.ingest
         let idle = max(Duration.seconds(configuration.reorderDelay), .milliseconds(200))
+        // A device whose samples stopped this long ago has its held step judged (a walk ends after 2.5 s without a
+        // step anyway, when the samples go on).
+        let silentRounds = UInt64((Self.silence / idle).rounded(.up)) + 1
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                // A phone that stops sending leaves up to a reorder delay of samples in its buffer.
+                // A phone that stops sending leaves up to a reorder delay of samples in its buffer, and its detector
+                // the last step of its walk, held for confirmation.
                 while !Task.isCancelled {
                     try await Task.sleep(for: idle)
                     await ingest.flushIdle(after: idle)
+                    for message in steps.finishSilent(rounds: silentRounds) { await publishDetected(message) }
                 }
             }
             if let phones {
@@ -167,10 +172,17 @@ public struct BridgeService: Service {
         let time = payload.timestamp.flatMap(Timestamp.parse)?.timeIntervalSince1970 ?? Date().timeIntervalSince1970
         let acceleration = payload.accel
         guard let message = steps.sample(device: device, time: time, acceleration: acceleration) else { return }
+        await publishDetected(message)
+    }
+
+    /// How long a device's samples must have stopped for the step its detector holds to be judged without a next one.
+    static let silence = Duration.seconds(3)
+
+    private func publishDetected(_ message: BusMessage) async {
         do {
             try await context.bus.publish(message)
         } catch {
-            context.logger.warning("could not publish detected steps", metadata: ["device": "\(device)", "error": "\(error)"])
+            context.logger.warning("could not publish detected steps", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
         }
     }
 

@@ -20,6 +20,8 @@ final class StepCounter: Sendable {
         var published = 0
         /// The ``State/uses`` of the device's last sample: the least recently used device is dropped first.
         var lastUse: UInt64
+        /// The ``State/round`` of the device's last sample: a device silent for some rounds has its held step judged.
+        var lastRound: UInt64 = 0
     }
 
     private let messages: ContractMessages
@@ -31,6 +33,8 @@ final class StepCounter: Sendable {
         var detectedSteps = 0
         /// Samples and pedometer counts seen, a clock for least recently used (cheaper than reading a clock).
         var uses: UInt64 = 0
+        /// Rounds of ``StepCounter/finishSilent(rounds:)``: a clock for silence that costs a sample nothing.
+        var round: UInt64 = 0
     }
 
     /// One lock around the detectors: a sample costs well under a microsecond, less than an actor hop.
@@ -54,16 +58,51 @@ final class StepCounter: Sendable {
     func sample(device: String, time: Double, acceleration: SIMD3<Double>) -> BusMessage? {
         let count: (steps: Int, distance: Double, time: Double)? = state.withLock { state in
             let index = Self.index(of: device, in: &state, configuration: configuration, maxDevices: maxDevices)
+            state.devices.values[index].lastRound = state.round
             let found = state.devices.values[index].detector.add(time: time, acceleration: acceleration)
-            state.detectedSteps += found.count
-            guard let last = found.last else { return nil }
-            let entry = state.devices.values[index]
-            guard !entry.pedometer, entry.detector.steps != entry.published else { return nil }
-            state.devices.values[index].published = entry.detector.steps
-            return (entry.detector.steps, entry.detector.distance, last.time)
+            return Self.countGrew(found, at: index, in: &state)
         }
         guard let count else { return nil }
         return messages.steps(device: device, steps: count.steps, distance: count.distance, source: .detector, time: count.time)
+    }
+
+    /// Judges the step each silent device holds for confirmation, as when its walk ends: a phone that stops sending
+    /// right after its last step (the app stopped, the connection lost) gets that step without a next one. Call it
+    /// at a steady interval; a device is silent when it sent no sample during the last `rounds` calls. Returns the
+    /// `steps` messages to publish.
+    func finishSilent(rounds: UInt64) -> [BusMessage] {
+        let counts: [(device: String, steps: Int, distance: Double, time: Double)] = state.withLock { state in
+            state.round &+= 1
+            var counts: [(device: String, steps: Int, distance: Double, time: Double)] = []
+            var index = state.devices.startIndex
+            while index != state.devices.endIndex {
+                let entry = state.devices.values[index]
+                if entry.detector.isHoldingStep, state.round &- entry.lastRound >= rounds {
+                    let found = state.devices.values[index].detector.finish()
+                    if let count = Self.countGrew(found, at: index, in: &state) {
+                        counts.append((state.devices.keys[index], count.steps, count.distance, count.time))
+                    }
+                }
+                state.devices.formIndex(after: &index)
+            }
+            return counts
+        }
+        return counts.map {
+            messages.steps(device: $0.device, steps: $0.steps, distance: $0.distance, source: .detector, time: $0.time)
+        }
+    }
+
+    /// Notes the steps `found` for the device at `index`; the count to publish when it grew and the device has no
+    /// pedometer.
+    private static func countGrew(
+        _ found: DetectedSteps, at index: Dictionary<String, Device>.Index, in state: inout State
+    ) -> (steps: Int, distance: Double, time: Double)? {
+        state.detectedSteps += found.count
+        guard let last = found.last else { return nil }
+        let entry = state.devices.values[index]
+        guard !entry.pedometer, entry.detector.steps != entry.published else { return nil }
+        state.devices.values[index].published = entry.detector.steps
+        return (entry.detector.steps, entry.detector.distance, last.time)
     }
 
     /// Records that `device` has a pedometer: the detector publishes nothing more for it.

@@ -175,6 +175,12 @@ struct PhoneExportReplay<C: Clock>: Sendable where C.Duration == Duration {
                 }
             }
         }
+        // The export ends: the step the detector holds for confirmation is judged, as when a walk ends.
+        if !cancelled, let found = detector?.finish(), let last = found.last, let counter = detector {
+            try await context.bus.publish(messages.detectedSteps(counter.steps, distance: counter.distance, time: last.time))
+            published.total += 1
+            published.steps += 1
+        }
         try await context.bus.flush()
         let dropped = assembler.statistics
         context.logger.info(

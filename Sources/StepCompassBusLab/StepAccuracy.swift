@@ -163,6 +163,12 @@ struct StepAccuracyResult: Sendable {
             index = end
         }
         feed(assembler.flush())
+        // The recording ends: the step held for confirmation is judged, as a phone that stops sending.
+        let ending = detector.finish()
+        if trace != nil, let first = accelerationTimes?.first, !ending.isEmpty {
+            let steps = ending.map { String(format: "%.3f", $0.time - first) }.joined(separator: " ")
+            traceLines.append(String(format: "%.4f,,,%d,", (accelerationTimes?.last ?? first) - first, ending.count) + steps)
+        }
         if let trace {
             try FileManager.default.createDirectory(at: trace.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data((traceLines.joined(separator: "\n") + "\n").utf8).write(to: trace)

@@ -1,6 +1,7 @@
 /// Counts steps from a phone's raw accelerometer, whatever the way the phone is carried.
 ///
-/// Feed every sample to ``add(time:acceleration:)``; it returns the steps that sample released (usually none).
+/// Feed every sample to ``add(time:acceleration:)``; it returns the steps that sample released (usually none). Call
+/// ``finish()`` when the samples end, for the walk's last step.
 /// One value per device: it is a small struct, allocation-free and O(1) per sample.
 ///
 /// The algorithm:
@@ -15,11 +16,13 @@
 ///    ``StepDetectorConfiguration/regularityTolerance`` of the same foot's previous one; a much smaller second peak
 ///    right after a candidate is ignored). The swings of the candidates that confirm a walk must be of one size
 ///    (the first may be weaker), which rejects handling the phone at a step-like rhythm. After
-///    ``StepDetectorConfiguration/confirmationSteps`` of them walking is confirmed and they are all released; then
-///    each further candidate counts at once, until
-///    no step comes for ``StepDetectorConfiguration/maximumStepInterval``. Isolated bumps, picking the phone up,
-///    shaking and knocks never reach confirmation.
-/// 4. A gap in the samples longer than ``StepDetectorConfiguration/gapThreshold`` restarts the filters (no step
+///    ``StepDetectorConfiguration/confirmationSteps`` of them walking is confirmed and all but the last are released;
+///    then each candidate is held until the next one confirms it, until no step comes for
+///    ``StepDetectorConfiguration/maximumStepInterval``. Isolated bumps, picking the phone up, shaking and knocks
+///    never reach confirmation.
+/// 4. When the walk ends (no step in time, a gap, or ``finish()`` at the end of the samples) the held candidate
+///    counts unless it is far stronger or far later than the walk's last steps: the phone handled as the walk ends.
+/// 5. A gap in the samples longer than ``StepDetectorConfiguration/gapThreshold`` restarts the filters (no step
 ///    comes from the jump), and samples going back in time are ignored.
 public struct StepDetector: Sendable {
     /// The parameters in use.
@@ -52,7 +55,13 @@ public struct StepDetector: Sendable {
     private var lastAcceptedPeakTime = -Double.infinity
     // Walking state.
     private var pending = DetectedSteps()
+    /// The time of the last candidate taken as a step (counted or held).
     private var lastStepTime = -Double.infinity
+    /// While walking, the latest step waits here until the next one confirms it (or the walk ends): its swing in
+    /// `length`.
+    private var held: DetectedStep?
+    /// The last counted steps, their swings in `length`: what a held step that ends a walk is judged against.
+    private var recent = DetectedSteps()
 
     /// A detector with `configuration`.
     public init(configuration: StepDetectorConfiguration = .defaults) {
@@ -93,7 +102,7 @@ public struct StepDetector: Sendable {
             stage2 = stage1
             restartSearch(at: time)
             if !isWalking { pending.removeAll() }
-            endWalkIfStale(at: time)
+            endWalkIfStale(at: time, into: &released)
             return released
         }
         gravity += (magnitude - gravity) * (dt / (configuration.gravityTimeConstant + dt))
@@ -133,9 +142,21 @@ public struct StepDetector: Sendable {
                 extremeTime = time
             }
         }
-        endWalkIfStale(at: time)
+        endWalkIfStale(at: time, into: &released)
         return released
     }
+
+    /// Ends the samples (a recording's end, a phone that stopped sending): the step held back for confirmation is
+    /// judged now, as when a walk ends. Returns it when it counts. The detector can go on with later samples.
+    public mutating func finish() -> DetectedSteps {
+        var released = DetectedSteps()
+        resolveHeld(into: &released)
+        isWalking = false
+        return released
+    }
+
+    /// Whether a step is held back, waiting for the next one or the end of the walk (see ``finish()``).
+    public var isHoldingStep: Bool { held != nil }
 
     private mutating func restartSearch(at time: Double) {
         searchingPeak = true
@@ -144,10 +165,52 @@ public struct StepDetector: Sendable {
         lastValley = stage2
     }
 
-    private mutating func endWalkIfStale(at time: Double) {
+    private mutating func endWalkIfStale(at time: Double, into released: inout DetectedSteps) {
         if isWalking && time - lastStepTime > configuration.maximumStepInterval + 0.5 {
+            resolveHeld(into: &released)
             isWalking = false
         }
+    }
+
+    /// Takes a candidate as the walk's latest step: the one held before it is confirmed and counted.
+    private mutating func hold(_ step: DetectedStep, into released: inout DetectedSteps) {
+        if let held { count(held, into: &released) }
+        held = step
+        lastStepTime = step.time
+    }
+
+    /// The walk ended with a step held: it counts unless it is out of the walk's pattern, which is the phone being
+    /// handled as the walk ends (lowered from the ear, taken out of a pocket to stop the recording): a swing over
+    /// ``endingSwingRatio`` times the median of the last steps, or an interval over ``endingIntervalRatio`` times
+    /// their median interval.
+    private mutating func resolveHeld(into released: inout DetectedSteps) {
+        guard let step = held else { return }
+        held = nil
+        if recent.count >= 4, let last = recent.last {
+            let swing = Self.median(recent.count) { recent[$0].length }
+            let interval = Self.median(recent.count - 1) { recent[$0 + 1].time - recent[$0].time }
+            if step.length > Self.endingSwingRatio * swing || step.time - last.time > Self.endingIntervalRatio * interval {
+                return
+            }
+        }
+        count(step, into: &released)
+    }
+
+    /// The median (upper, for an even count) of `count` values; allocation-free, O(count²) for count ≤ 8.
+    private static func median(_ count: Int, _ value: (Int) -> Double) -> Double {
+        let rank = count / 2
+        for i in 0..<count {
+            let v = value(i)
+            var less = 0
+            var lessOrEqual = 0
+            for j in 0..<count {
+                let w = value(j)
+                if w < v { less += 1 }
+                if w <= v { lessOrEqual += 1 }
+            }
+            if less <= rank && rank < lessOrEqual { return v }
+        }
+        return value(count - 1)
     }
 
     private mutating func candidate(at time: Double, swing: Double, into released: inout DetectedSteps) {
@@ -170,10 +233,10 @@ public struct StepDetector: Sendable {
             let interval = time - lastStepTime
             if interval < configuration.minimumStepInterval { return }
             if interval <= configuration.maximumStepInterval {
-                let length = configuration.stepLength.length(accelerationRange: swing)
-                count(DetectedStep(time: time, length: length), into: &released)
+                hold(DetectedStep(time: time, length: swing), into: &released)
                 return
             }
+            resolveHeld(into: &released)
             isWalking = false
             pending.removeAll()
         }
@@ -198,10 +261,8 @@ public struct StepDetector: Sendable {
             dropUnevenLeadingCandidates()
             guard pending.count >= configuration.confirmationSteps else { return }
             isWalking = true
-            for candidate in pending {
-                let length = configuration.stepLength.length(accelerationRange: candidate.length)
-                count(DetectedStep(time: candidate.time, length: length), into: &released)
-            }
+            recent.removeAll()
+            for candidate in pending { hold(candidate, into: &released) }
             pending.removeAll()
         }
     }
@@ -218,6 +279,12 @@ public struct StepDetector: Sendable {
     /// Before confirmation, the oldest pending candidates whose swing exceeds this multiple of the median swing of
     /// the pending candidates are handling the phone, not steps.
     private static let handlingSwingRatio = 3.0
+    /// A step held when the walk ends, with a swing over this multiple of the last steps' median, is the phone being
+    /// handled.
+    private static let endingSwingRatio = 1.8
+    /// A step held when the walk ends, coming over this multiple of the last steps' median interval after the step
+    /// before, is the phone being handled.
+    private static let endingIntervalRatio = 1.8
 
     /// Whether a candidate at `time` continues the (non-empty) pending run at a walking rhythm.
     private func continuesPending(at time: Double) -> Bool {
@@ -295,10 +362,12 @@ public struct StepDetector: Sendable {
         return pending[n - 1].length
     }
 
+    /// Counts a step whose swing is in `length`: released with its model length.
     private mutating func count(_ step: DetectedStep, into released: inout DetectedSteps) {
-        released.append(step)
+        recent.append(step)
+        let length = configuration.stepLength.length(accelerationRange: step.length)
+        released.append(DetectedStep(time: step.time, length: length))
         steps += 1
-        distance += step.length
-        lastStepTime = step.time
+        distance += length
     }
 }

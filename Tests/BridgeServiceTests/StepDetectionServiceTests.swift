@@ -4,6 +4,7 @@ import BusTesting
 import Foundation
 import InMemoryBus
 import ServiceRuntime
+import StepDetection
 import Testing
 import WalkerSimulation
 
@@ -12,8 +13,12 @@ import WalkerSimulation
 struct StepDetectionServiceTests {
     let broker = InMemoryBroker()
 
-    /// Publishes `seconds` of a simulated walker's IMU samples as `device` and returns the true step count.
-    private func walk(_ carry: PhoneCarry, device: String, seconds: Double, on bus: InMemoryBus) async throws -> Int {
+    /// Publishes `seconds` of a simulated walker's IMU samples as `device` and returns the true step count; `read`
+    /// gets each sample as the bridge reads it back (the time from the millisecond timestamp, the acceleration).
+    private func walk(
+        _ carry: PhoneCarry, device: String, seconds: Double, on bus: InMemoryBus,
+        read: (Double, SIMD3<Double>) -> Void = { _, _ in }
+    ) async throws -> Int {
         var configuration = WalkerConfiguration()
         configuration.carry = carry
         configuration.imuRate = 100
@@ -25,6 +30,7 @@ struct StepDetectionServiceTests {
         for event in walker.advance(to: seconds) {
             guard case .imu(let t, let accel, let mag, _) = event else { continue }
             let stamp = Timestamp.format(Date(timeIntervalSince1970: start + t))
+            if let time = Timestamp.parse(stamp)?.timeIntervalSince1970 { read(time, SIMD3(accel[0], accel[1], accel[2])) }
             try await bus.publish(
                 BusMessage(
                     topic: "stepcompass/\(device)/imu",
@@ -64,6 +70,36 @@ struct StepDetectionServiceTests {
             #expect(abs(counted - truth) <= max(2, truth * 5 / 100), "\(carry): counted \(counted) of \(truth)")
             let distance = try #require(last["distance"] as? Double)
             #expect(distance > Double(counted) * 0.3 && distance < Double(counted) * 1.2)
+        }
+    }
+
+    /// While walking, the detector holds each step until the next one confirms it; a phone that stops sending right
+    /// after a step (the app stopped, the connection lost) gets that step once it has been silent for 3 s.
+    @Test("a phone that stops sending mid-walk gets its last step once silent, and the count matches the detector's")
+    func silentPhoneGetsLastStep() async throws {
+        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        let feed = try await probe.subscribe(to: TopicFilter("stepcompass/+/steps"))
+        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
+        phone.connect()
+        try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
+            var reference = StepDetector()
+            _ = try await walk(.texting, device: "stopper", seconds: 30, on: phone) { time, acceleration in
+                _ = reference.add(time: time, acceleration: acceleration)
+            }
+            // The samples stop mid-walk: the last step waits for a next one that never comes.
+            #expect(reference.isHoldingStep)
+            let held = reference.steps
+            let last = try #require(reference.finish().last)
+            let messages = await collectJSON(feed, timeout: .seconds(20)) { found in
+                (found.last?.json["steps"] as? Int ?? 0) >= held + 1
+            }
+            let counts = messages.compactMap { $0.json["steps"] as? Int }
+            #expect(counts.last == held + 1, "counts \(counts), the detector's \(held) + 1")
+            #expect(counts.dropLast().last == held)
+            let stamp = try #require(messages.last?.json["timestamp"] as? String)
+            let time = try #require(Timestamp.parse(stamp)?.timeIntervalSince1970)
+            #expect(abs(time - last.time) < 0.002, "the last count is stamped with its step's time")
         }
     }
 

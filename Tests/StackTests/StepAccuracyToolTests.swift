@@ -9,8 +9,9 @@ import WalkerSimulation
 @Suite("step-accuracy counts a phone export as the stack does and checks it against the truth")
 struct StepAccuracyToolTests {
     /// A phyphox "Acceleration with g" export of 40 s of a walker with the phone in a trouser pocket; returns its
-    /// folder and the count the detector gets from the same numbers.
-    private static func pocketWalk(truth: (Int) -> String?) throws -> (folder: URL, detected: Int) {
+    /// folder, the count the detector gets from the same numbers and how many of them the end of the samples released
+    /// (the step held for confirmation).
+    private static func pocketWalk(truth: (Int) -> String?) throws -> (folder: URL, detected: Int, atEnd: Int) {
         var configuration = WalkerConfiguration()
         configuration.carry = .pocket
         configuration.imuRate = 100
@@ -25,13 +26,14 @@ struct StepAccuracyToolTests {
             let values = fields.map { Double($0)! }
             _ = detector.add(time: values[0], acceleration: SIMD3(values[1], values[2], values[3]))
         }
+        let atEnd = detector.finish().count
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("step-accuracy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("Accelerometer.csv"))
         if let text = truth(detector.steps) {
             try Data(text.utf8).write(to: folder.appendingPathComponent("truth"))
         }
-        return (folder, detector.steps)
+        return (folder, detector.steps, atEnd)
     }
 
     /// Runs the tool and returns its exit status and output.
@@ -46,7 +48,7 @@ struct StepAccuracyToolTests {
     @Test("a recording counted right meets the targets (exit 0) and says how it was counted")
     func countedRight() async throws {
         // 0.75 m: the simulated walker's mean step length.
-        let (folder, detected) = try Self.pocketWalk { "steps=\($0)\ncarry=trouser pocket\ndistance_m=\(Double($0) * 0.75)\n" }
+        let (folder, detected, _) = try Self.pocketWalk { "steps=\($0)\ncarry=trouser pocket\ndistance_m=\(Double($0) * 0.75)\n" }
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(detected > 40)
         let (status, output) = try await Self.run([folder.path])
@@ -59,7 +61,7 @@ struct StepAccuracyToolTests {
 
     @Test("--trace writes each sample's signal and the steps it released, as many as counted")
     func trace() async throws {
-        let (folder, detected) = try Self.pocketWalk { "steps=\($0)\n" }
+        let (folder, detected, atEnd) = try Self.pocketWalk { "steps=\($0)\n" }
         let traces = FileManager.default.temporaryDirectory.appendingPathComponent("step-trace-\(UUID().uuidString)")
         defer {
             try? FileManager.default.removeItem(at: folder)
@@ -69,7 +71,8 @@ struct StepAccuracyToolTests {
         #expect(status == 0, "\(output)")
         let text = try String(contentsOf: traces.appendingPathComponent("\(folder.lastPathComponent).csv"), encoding: .utf8)
         let rows = text.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rows.count == 4_001)  // every sample of 40 s at 100 Hz, both ends included
+        // Every sample of 40 s at 100 Hz, both ends included, and a row for the end when it released the held step.
+        #expect(rows.count == 4_001 + (atEnd > 0 ? 1 : 0))
         let released = rows.reduce(0) { $0 + (Int($1[3]) ?? 0) }
         let times = rows.flatMap { $0[4].split(separator: " ").compactMap { Double($0) } }
         #expect(released == detected)
@@ -79,8 +82,8 @@ struct StepAccuracyToolTests {
 
     @Test("a miscount beyond 5 % and 2 steps, a recording without a truth file: exit 3, each named")
     func missedTargets() async throws {
-        let (over, detected) = try Self.pocketWalk { "steps=\($0 + 10)\n" }
-        let (bare, _) = try Self.pocketWalk { _ in nil }
+        let (over, detected, _) = try Self.pocketWalk { "steps=\($0 + 10)\n" }
+        let (bare, _, _) = try Self.pocketWalk { _ in nil }
         defer {
             try? FileManager.default.removeItem(at: over)
             try? FileManager.default.removeItem(at: bare)

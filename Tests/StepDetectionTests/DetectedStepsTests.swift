@@ -22,7 +22,7 @@ struct StepLengthModelTests {
         #expect(StepDetectorConfiguration(confirmationSteps: 0).confirmationSteps == 2)
     }
 
-    @Test("Walking is confirmed with the steps that led to it, released at once")
+    @Test("Walking is confirmed with the steps that led to it, released at once but the last, held for the next step")
     func retroactiveRelease() {
         let recording = SimulatedRecording.walk(carry: .hand, rate: 100, cadence: 1.8, gapCount: 0, seed: 9)
         var detector = StepDetector()
@@ -31,7 +31,7 @@ struct StepLengthModelTests {
             let released = detector.add(time: sample.time, acceleration: sample.acceleration)
             if !released.isEmpty && first == nil { first = released }
         }
-        #expect(first?.count == StepDetectorConfiguration.defaults.confirmationSteps)
+        #expect(first?.count == StepDetectorConfiguration.defaults.confirmationSteps - 1)
         #expect(first.map { abs($0[0].time - recording.stepTimes[0]) < 0.3 } == true)
     }
 }

@@ -259,6 +259,8 @@ struct SimulatedRecording {
         for sample in samples {
             steps.append(contentsOf: detector.add(time: sample.time, acceleration: sample.acceleration))
         }
+        // The samples end: the step held for confirmation is judged, as at the end of a recording.
+        steps.append(contentsOf: detector.finish())
         return (detector, steps)
     }
 }

@@ -102,4 +102,57 @@ struct StepDetectorHandlingTests {
         for step in 0..<20 { events.append((2 + Double(step) * 0.6, step.isMultiple(of: 2) ? 5.0 : 2.0, 0.2)) }
         #expect(SimulatedRecording.detect(Self.pulses(events, until: 16)).detector.steps == 20)
     }
+
+    /// 20 steps 0.6 s apart of 3 m/s², then what ends the walk: `last` (start offset after the 20th step, peak).
+    static func walkEnding(with last: (offset: Double, peak: Double)?, restAfter: Double) -> [SimulatedSample] {
+        var events: [(start: Double, peak: Double, width: Double)] = (0..<20).map { (2 + Double($0) * 0.6, 3, 0.22) }
+        if let last { events.append((2 + 19 * 0.6 + last.offset, last.peak, 0.22)) }
+        return pulses(events, until: 2 + 19 * 0.6 + restAfter)
+    }
+
+    /// Seen on real walks (IdoMatan/PDR, Sensor Logger): the last count of a walk at the ear was the phone lowered,
+    /// its peak 2.1-2.3 times the walk's; in a trouser pocket, the phone taken out 2.6 times the usual interval after
+    /// the last step. Each was counted as a step.
+    @Test(
+        "A walk's last candidate far stronger or far later than its steps is the phone being handled, not a step",
+        arguments: [(0.6, 7.0), (0.6, 9.0), (1.3, 3.0), (1.6, 3.0)])
+    func handlingEndsWalk(offset: Double, peak: Double) {
+        for restAfter in [3.0, 6.0] {
+            let (detector, steps) = SimulatedRecording.detect(Self.walkEnding(with: (offset, peak), restAfter: restAfter))
+            #expect(detector.steps == 20, "ending \(peak) m/s² \(offset) s after the last step, \(restAfter) s of samples")
+            #expect(steps.count == detector.steps)
+        }
+    }
+
+    @Test("A walk's last step like the others counts, whether the samples go on at rest or stop right after it")
+    func lastStepCounts() {
+        for (offset, peak) in [(0.6, 3.0), (0.6, 4.5), (0.8, 3.0)] {
+            for restAfter in [0.5, 3.0, 6.0] {
+                let samples = Self.walkEnding(with: (offset, peak), restAfter: offset + restAfter)
+                #expect(
+                    SimulatedRecording.detect(samples).detector.steps == 21,
+                    "last step \(peak) m/s² \(offset) s after the one before, \(restAfter) s of samples after it")
+            }
+        }
+    }
+
+    @Test("While walking, a step is released when the next one confirms it, or when the walk ends")
+    func heldUntilConfirmed() {
+        let samples = Self.walkEnding(with: nil, restAfter: 4)
+        var detector = StepDetector()
+        var released: [(at: Double, step: Double)] = []
+        for sample in samples {
+            for step in detector.add(time: sample.time, acceleration: sample.acceleration) {
+                released.append((sample.time, step.time))
+            }
+        }
+        #expect(released.count == 20)
+        #expect(!detector.isHoldingStep)
+        #expect(detector.finish().isEmpty)
+        // After confirmation each step is released with the next one (0.6 s later), the last when the walk ends.
+        for (at, step) in released.dropFirst(5).dropLast() {
+            #expect(at - step > 0.55 && at - step < 0.75, "step at \(step) released at \(at)")
+        }
+        if let last = released.last { #expect(last.at - last.step > 2) }
+    }
 }
