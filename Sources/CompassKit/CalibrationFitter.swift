@@ -127,6 +127,9 @@ public struct CalibrationFitter: Sendable {
 
     /// Whether ``message(interference:)`` gives ``interferenceMessage``.
     /// - Parameter interference: Whether the heading pipeline flags interference now.
+    /// Inlinable: the compass asks it for every sample, and a call across the module copied the whole fitter (its
+    /// arrays retained and released) to pass it.
+    @inlinable
     public func showsInterferenceMessage(interference: Bool) -> Bool {
         interference && (state == .uncalibrated || state == .calibrating)
     }

@@ -11,10 +11,19 @@ extension DeviceTable {
     ///   - make: The new device's state.
     /// - Returns: The value, and the device evicted to make room for it (the caller forgets what it kept for that one).
     /// - Throws: `InputError` with ``refusal(of:)`` when the table is full and no device has been idle long enough.
+    @inlinable
     public mutating func track(
         _ device: String, at now: ServiceClock.Instant, context: BusServiceContext, make: () -> Value
     ) throws(InputError) -> (value: Value, evicted: String?) {
         if let existing = value(for: device, at: now) { return (existing, nil) }
+        return try trackNew(device, at: now, context: context, make: make)
+    }
+
+    /// ``track(_:at:context:make:)`` for a device not tracked yet (not inlined: it logs and counts).
+    @usableFromInline
+    mutating func trackNew(
+        _ device: String, at now: ServiceClock.Instant, context: BusServiceContext, make: () -> Value
+    ) throws(InputError) -> (value: Value, evicted: String?) {
         let created = make()
         switch insert(created, for: device, at: now) {
         case .inserted:

@@ -13,6 +13,10 @@
 ///
 /// Time is the caller's: pass the service's clock (`context.clock.now`), never the wall clock, so tests can advance
 /// a manual clock. Looking a device up with ``value(for:at:)`` or inserting it counts as a use; the subscript does not.
+///
+/// Its operations are `@inlinable`: a service calls them for every message, and unspecialised across the module
+/// boundary each one looked up generic metadata and copied its values through witnesses (a tenth of the compass's
+/// CPU under load, `perf`).
 public struct DeviceTable<Value> {
     /// What ``insert(_:for:at:)`` did.
     public enum Insertion {
@@ -34,21 +38,31 @@ public struct DeviceTable<Value> {
     /// How long a device must have been idle before a new device may take its place.
     public let minimumIdle: Duration
 
-    fileprivate struct Entry {
-        var device: String
-        var value: Value
-        var lastUsed: ServiceClock.Instant
-        var older: Int
-        var newer: Int
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var device: String
+        @usableFromInline var value: Value
+        @usableFromInline var lastUsed: ServiceClock.Instant
+        @usableFromInline var older: Int
+        @usableFromInline var newer: Int
+
+        @inlinable
+        init(device: String, value: Value, lastUsed: ServiceClock.Instant, older: Int, newer: Int) {
+            self.device = device
+            self.value = value
+            self.lastUsed = lastUsed
+            self.older = older
+            self.newer = newer
+        }
     }
 
     /// The slot of each device in `entries`.
-    private var slots: [String: Int] = [:]
+    @usableFromInline var slots: [String: Int] = [:]
     /// The devices, linked from the least (`oldest`) to the most recently used (`newest`); nil is a free slot.
-    fileprivate var entries: [Entry?] = []
-    private var free: [Int] = []
-    fileprivate var oldest = -1
-    private var newest = -1
+    @usableFromInline var entries: [Entry?] = []
+    @usableFromInline var free: [Int] = []
+    @usableFromInline var oldest = -1
+    @usableFromInline var newest = -1
 
     /// Creates an empty table.
     /// - Parameters:
@@ -61,16 +75,17 @@ public struct DeviceTable<Value> {
     }
 
     /// The number of devices tracked.
-    public var count: Int { slots.count }
+    @inlinable public var count: Int { slots.count }
 
-    public var isEmpty: Bool { slots.isEmpty }
+    @inlinable public var isEmpty: Bool { slots.isEmpty }
 
     /// Whether `device` is tracked.
-    public func contains(_ device: String) -> Bool { slots[device] != nil }
+    @inlinable public func contains(_ device: String) -> Bool { slots[device] != nil }
 
     /// The value of a tracked device, without counting as a use. Setting a value replaces that of a tracked device
     /// (again not a use), setting nil stops tracking it; a device that is not tracked is not added (that is
     /// ``insert(_:for:at:)``, which keeps to the capacity).
+    @inlinable
     public subscript(device: String) -> Value? {
         get { slots[device].flatMap { entries[$0]?.value } }
         set {
@@ -87,6 +102,7 @@ public struct DeviceTable<Value> {
     }
 
     /// The value of `device` if it is tracked, which counts as a use at `now`.
+    @inlinable
     public mutating func value(for device: String, at now: ServiceClock.Instant) -> Value? {
         guard let slot = slots[device] else { return nil }
         touch(slot, at: now)
@@ -96,7 +112,7 @@ public struct DeviceTable<Value> {
     /// Tracks `device` with `value`, used at `now`, evicting the device idle the longest when the table is full; a
     /// device already tracked has its value replaced.
     /// - Returns: What happened; on ``Insertion/refused`` the table is unchanged.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func insert(_ value: Value, for device: String, at now: ServiceClock.Instant) -> Insertion {
         if let slot = slots[device] {
             entries[slot]?.value = value
@@ -142,7 +158,8 @@ public struct DeviceTable<Value> {
 
     // MARK: The list
 
-    private mutating func touch(_ slot: Int, at now: ServiceClock.Instant) {
+    @inlinable
+    mutating func touch(_ slot: Int, at now: ServiceClock.Instant) {
         if let used = entries[slot]?.lastUsed, used < now { entries[slot]?.lastUsed = now }
         guard slot != newest else { return }
         unlink(slot)
@@ -150,14 +167,16 @@ public struct DeviceTable<Value> {
     }
 
     /// Appends `slot` as the most recently used.
-    private mutating func link(_ slot: Int) {
+    @inlinable
+    mutating func link(_ slot: Int) {
         entries[slot]?.older = newest
         entries[slot]?.newer = -1
         if newest >= 0 { entries[newest]?.newer = slot } else { oldest = slot }
         newest = slot
     }
 
-    private mutating func unlink(_ slot: Int) {
+    @inlinable
+    mutating func unlink(_ slot: Int) {
         guard let entry = entries[slot] else { return }
         if entry.older >= 0 { entries[entry.older]?.newer = entry.newer } else { oldest = entry.newer }
         if entry.newer >= 0 { entries[entry.newer]?.older = entry.older } else { newest = entry.older }
@@ -169,9 +188,16 @@ public struct DeviceTable<Value> {
 extension DeviceTable: Sequence {
     /// Walks the devices and their values, the least recently used first.
     public struct Iterator: IteratorProtocol {
-        fileprivate let entries: [Entry?]
-        fileprivate var slot: Int
+        @usableFromInline let entries: [Entry?]
+        @usableFromInline var slot: Int
 
+        @inlinable
+        init(entries: [Entry?], slot: Int) {
+            self.entries = entries
+            self.slot = slot
+        }
+
+        @inlinable
         public mutating func next() -> (device: String, value: Value)? {
             guard slot >= 0, let entry = entries[slot] else { return nil }
             slot = entry.newer
@@ -179,7 +205,7 @@ extension DeviceTable: Sequence {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(entries: entries, slot: oldest) }
+    @inlinable public func makeIterator() -> Iterator { Iterator(entries: entries, slot: oldest) }
 
     public var underestimatedCount: Int { count }
 }
