@@ -22,6 +22,8 @@ final class StepCounter: Sendable {
         var lastUse: UInt64
         /// The ``State/round`` of the device's last sample: a device silent for some rounds has its held step judged.
         var lastRound: UInt64 = 0
+        /// Whether the device is in ``State/holding``.
+        var listedHolding = false
     }
 
     private let messages: ContractMessages
@@ -35,6 +37,9 @@ final class StepCounter: Sendable {
         var uses: UInt64 = 0
         /// Rounds of ``StepCounter/finishSilent(rounds:)``: a clock for silence that costs a sample nothing.
         var round: UInt64 = 0
+        /// The devices whose detector holds a step (walking ones): all that ``StepCounter/finishSilent(rounds:)``
+        /// visits.
+        var holding: Set<String> = []
     }
 
     /// One lock around the detectors: a sample costs well under a microsecond, less than an actor hop.
@@ -60,6 +65,10 @@ final class StepCounter: Sendable {
             let index = Self.index(of: device, in: &state, configuration: configuration, maxDevices: maxDevices)
             state.devices.values[index].lastRound = state.round
             let found = state.devices.values[index].detector.add(time: time, acceleration: acceleration)
+            if state.devices.values[index].detector.isHoldingStep != state.devices.values[index].listedHolding {
+                state.devices.values[index].listedHolding.toggle()
+                if state.devices.values[index].listedHolding { state.holding.insert(device) } else { state.holding.remove(device) }
+            }
             return Self.countGrew(found, at: index, in: &state)
         }
         guard let count else { return nil }
@@ -74,16 +83,19 @@ final class StepCounter: Sendable {
         let counts: [(device: String, steps: Int, distance: Double, time: Double)] = state.withLock { state in
             state.round &+= 1
             var counts: [(device: String, steps: Int, distance: Double, time: Double)] = []
-            var index = state.devices.startIndex
-            while index != state.devices.endIndex {
-                let entry = state.devices.values[index]
-                if entry.detector.isHoldingStep, state.round &- entry.lastRound >= rounds {
-                    let found = state.devices.values[index].detector.finish()
-                    if let count = Self.countGrew(found, at: index, in: &state) {
-                        counts.append((state.devices.keys[index], count.steps, count.distance, count.time))
-                    }
+            var silent: [String] = []
+            for device in state.holding {
+                guard let index = state.devices.index(forKey: device) else { continue }
+                if state.round &- state.devices.values[index].lastRound >= rounds { silent.append(device) }
+            }
+            for device in silent {
+                state.holding.remove(device)
+                guard let index = state.devices.index(forKey: device) else { continue }
+                state.devices.values[index].listedHolding = false
+                let found = state.devices.values[index].detector.finish()
+                if let count = Self.countGrew(found, at: index, in: &state) {
+                    counts.append((device, count.steps, count.distance, count.time))
                 }
-                state.devices.formIndex(after: &index)
             }
             return counts
         }
@@ -135,11 +147,21 @@ final class StepCounter: Sendable {
             state.devices.values[index].lastUse = state.uses
             return index
         }
-        if state.devices.count >= maxDevices, let idlest = state.devices.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            state.devices[idlest.key] = nil
-        }
+        if state.devices.count >= maxDevices { evictIdlest(from: &state, maxDevices: maxDevices) }
         state.devices[device] = Device(detector: StepDetector(configuration: configuration), lastUse: state.uses)
         // Inserting may have grown the table: look the new entry up again.
         return state.devices.index(forKey: device)!
+    }
+
+    /// Drops the least recently used sixteenth of `maxDevices` devices at once: one pass over the table (on the bus's
+    /// thread) for every `maxDevices / 16` new devices, rather than one pass for each.
+    private static func evictIdlest(from state: inout State, maxDevices: Int) {
+        let dropping = max(1, maxDevices / 16)
+        let uses = state.devices.values.map(\.lastUse).sorted()
+        let cutoff = uses[min(dropping, uses.count) - 1]
+        for (device, entry) in state.devices where entry.lastUse <= cutoff {
+            state.devices[device] = nil
+            state.holding.remove(device)
+        }
     }
 }

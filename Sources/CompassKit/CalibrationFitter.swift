@@ -43,7 +43,12 @@ public struct CalibrationFitter: Sendable {
     /// The current state.
     public internal(set) var state: CalibrationState = .uncalibrated
     /// The calibration in use, if any.
-    public internal(set) var calibration: Calibration?
+    public internal(set) var calibration: Calibration? {
+        didSet { calibrationRevision &+= 1 }
+    }
+    /// Changes whenever ``calibration`` is set: a user comparing it with the revision it last took skips comparing
+    /// calibrations on every sample.
+    public private(set) var calibrationRevision = 0
     /// The reason the last fit attempt failed, if it did.
     public internal(set) var lastFitError: FitError?
     /// The number of samples refused by the gate since the last reset.
@@ -127,10 +132,13 @@ public struct CalibrationFitter: Sendable {
 
     /// Whether ``message(interference:)`` gives ``interferenceMessage``.
     /// - Parameter interference: Whether the heading pipeline flags interference now.
-    /// Inlinable: the compass asks it for every sample, and a call across the module copied the whole fitter (its
-    /// arrays retained and released) to pass it.
-    @inlinable
     public func showsInterferenceMessage(interference: Bool) -> Bool {
+        Self.showsInterferenceMessage(state: state, interference: interference)
+    }
+
+    /// ``showsInterferenceMessage(interference:)`` for a fitter in `state`: what the compass asks for every sample,
+    /// without passing the whole fitter (a call on a fitter stored in a class copies it, its arrays retained).
+    public static func showsInterferenceMessage(state: CalibrationState, interference: Bool) -> Bool {
         interference && (state == .uncalibrated || state == .calibrating)
     }
 

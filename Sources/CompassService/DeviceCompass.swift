@@ -30,6 +30,9 @@ final class DeviceCompass {
     let configuration: CompassConfiguration
     var pipeline: HeadingPipeline
     var fitter = CalibrationFitter()
+    /// The fitter's ``CompassKit/CalibrationFitter/calibrationRevision`` when `sample` last compared its calibration
+    /// with the pipeline's.
+    var pipelineCalibrationRevision = -1
     var limiter: HeadingRateLimiter
     var lock = BearingLock()
     var north = NorthReference.true
@@ -78,8 +81,14 @@ final class DeviceCompass {
         }
         if environment != nil { refreshExpectation(at: date) }
         let kept = fitter.add(input.mag, at: time, gravity: input.accel)
-        let calibrationChanged = fitter.calibration != pipeline.calibration
-        if calibrationChanged { pipeline.calibration = fitter.calibration }
+        // Calibrations are compared only when the fitter set one since the last look (a comparison of two optional
+        // calibrations on every sample copied both).
+        var calibrationChanged = false
+        if fitter.calibrationRevision != pipelineCalibrationRevision {
+            pipelineCalibrationRevision = fitter.calibrationRevision
+            calibrationChanged = fitter.calibration != pipeline.calibration
+            if calibrationChanged { pipeline.calibration = fitter.calibration }
+        }
         guard let output = pipeline.process(timestamp: time, accel: input.accel, mag: input.mag, gyro: input.gyro)
         else {
             throw InputError("no heading from this sample: the magnetic field is parallel to gravity")
@@ -91,7 +100,7 @@ final class DeviceCompass {
         lastSampleWall = moment.wall
         isStale = false
         let guidanceChanged =
-            fitter.showsInterferenceMessage(interference: output.interference)
+            CalibrationFitter.showsInterferenceMessage(state: fitter.state, interference: output.interference)
             != (publishedCalibration?.message == CalibrationFitter.interferenceMessage)
         if kept == .kept || calibrationChanged || fitter.state.rawValue != publishedCalibration?.state || guidanceChanged {
             publishCalibrationIfChanged(into: &out)
@@ -107,7 +116,10 @@ final class DeviceCompass {
 
     /// Feeds the step detector and the walking-direction estimator (about 0.1 µs a sample, no allocation) with the
     /// field the pipeline already corrected with the calibration in use, so hard iron does not bend the estimator's
-    /// north.
+    /// north. The detector gives each step one step late (it holds a step until the next confirms it), and a stride is
+    /// the samples between two releases: while walking the strides are shifted by one step and still two steps long;
+    /// a walk's last stride takes in up to 2.5 s of standing still after it (the walk ending), or stays open until the
+    /// next walk when that step is judged to be the phone being handled.
     func trackWalking(_ input: IMUInput, field: Vector3, time: Double) {
         let accel = SIMD3(input.accel.x, input.accel.y, input.accel.z)
         walking.add(

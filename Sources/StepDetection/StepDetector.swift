@@ -34,7 +34,7 @@ public struct StepDetector: Sendable {
     /// The mean length of the counted steps, metres, once at least 10 are counted (nil before): what a pedometer's
     /// count is multiplied by to give it a distance.
     public var meanStepLength: Double? { steps >= 10 ? distance / Double(steps) : nil }
-    /// Whether a walk is confirmed (steps now count as they come).
+    /// Whether a walk is confirmed (steps now count one step late: each is held until the next confirms it).
     public private(set) var isWalking = false
 
     private var lastSampleTime = -Double.infinity

@@ -15,7 +15,7 @@ public struct StepDetectorConfiguration: Sendable, Hashable {
     /// Hysteresis of the peak/valley search, as a fraction of the running step amplitude.
     public var hysteresisFraction: Double
     /// How many regular steps in a row confirm walking (2...8). Until then nothing is counted; on confirmation
-    /// all of them are released at once.
+    /// all of them but the last are released at once (the last is held until the next step confirms it).
     public var confirmationSteps: Int
     /// Before confirmation, a step interval may differ by at most this fraction from the same foot's previous
     /// interval (the one two steps back); left and right intervals may differ.

@@ -40,15 +40,24 @@ struct StepDetectionServiceTests {
         return walker.steps
     }
 
-    /// Publishes an OwnTracks location through the bridge: the bridge handles its subscription in order, so once
-    /// `stepcompass/barrier-sync/location` comes back, everything sent before it has been handled.
+    /// Publishes 8 clear steps (4 m/s² every 0.6 s, 50 Hz) as the device `barrier-sync`, after the samples sent before
+    /// on the same connection: the bridge handles the detector's samples in order, on one subscription, so once
+    /// `stepcompass/barrier-sync/steps` comes back (the walk is confirmed), everything sent before it has been handled.
+    /// (A phone push, an OwnTracks location, goes through another subscription, not ordered with the samples.)
     private func barrier(_ bus: InMemoryBus) async throws {
-        try await bus.publish(
-            BusMessage(
-                topic: "owntracks/barrier/sync", text: #"{"_type":"location","lat":1,"lon":2,"tst":1795341600}"#, qos: .atLeastOnce))
+        for index in 0..<250 {
+            let t = Double(index) / 50
+            let phase = (t - 0.5).truncatingRemainder(dividingBy: 0.6)
+            let bounce = t >= 0.5 && phase < 0.22 ? 4 * sin(Double.pi * phase / 0.22) : 0
+            let stamp = Timestamp.format(Date(timeIntervalSince1970: 1_795_341_600 + t))
+            try await bus.publish(
+                BusMessage(
+                    topic: "stepcompass/barrier-sync/imu",
+                    text: #"{"timestamp":"\#(stamp)","accel":[0.1,0.2,\#(9.81 + bounce)],"mag":[20,0,-40]}"#, qos: .atMostOnce))
+        }
     }
 
-    private static let barrierTopic = "stepcompass/barrier-sync/location"
+    private static let barrierTopic = "stepcompass/barrier-sync/steps"
 
     @Test(
         "a phone in the trouser pocket that sends no pedometer count gets detector steps and a distance",
@@ -103,6 +112,41 @@ struct StepDetectionServiceTests {
         }
     }
 
+    /// A full table forgets its least recently used sixteenth at once (one pass on the bus's thread for that many new
+    /// devices); the walking devices that send keep their detectors and counts.
+    @Test("more devices than --max-devices: the idlest are forgotten, a walking device keeps its count, new ones count")
+    func deviceCap() async throws {
+        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
+        probe.connect()
+        let feed = try await probe.subscribe(to: TopicFilter("stepcompass/+/steps"))
+        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
+        phone.connect()
+        let configuration = BridgeConfiguration(httpPort: 0, reorderDelay: 0.05, maxDevices: 32)
+        try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge"), configuration: configuration) { _ in
+            // 200 devices send a sample each, interleaved with the walker's samples, so the walker is always recent.
+            var walker = try WalkerSimulator(configuration: WalkerConfiguration(), fieldSource: ConstantGeomagneticField.munich)
+            var flooded = 0
+            for event in walker.advance(to: 30) {
+                guard case .imu(let t, let accel, let mag, _) = event else { continue }
+                let stamp = Timestamp.format(Date(timeIntervalSince1970: 1_795_341_600 + t))
+                let body = #"{"timestamp":"\#(stamp)","accel":[\#(accel[0]),\#(accel[1]),\#(accel[2])],"mag":[\#(mag[0]),\#(mag[1]),\#(mag[2])]}"#
+                try await phone.publish(BusMessage(topic: "stepcompass/walker/imu", text: body, qos: .atMostOnce))
+                if flooded < 200 && Int(t * 50) % 5 == 0 {
+                    flooded += 1
+                    try await phone.publish(BusMessage(topic: "stepcompass/flood-\(flooded)/imu", text: body, qos: .atMostOnce))
+                }
+            }
+            #expect(flooded == 200)
+            try await barrier(phone)
+            let messages = await collectJSON(feed) { found in found.contains { $0.topic == Self.barrierTopic } }
+            #expect(messages.contains { $0.topic == Self.barrierTopic }, "a new device after the flood is counted")
+            let counts = messages.filter { $0.topic == "stepcompass/walker/steps" }.compactMap { $0.json["steps"] as? Int }
+            #expect(counts.count > 10)
+            #expect(counts == counts.sorted(), "the walker's count never restarted: \(counts)")
+            #expect(abs((counts.last ?? 0) + 1 - walker.steps) <= max(2, walker.steps / 20), "\(counts.last ?? 0) of \(walker.steps)")
+        }
+    }
+
     @Test("once a pedometer count arrives, the detector publishes nothing more for that device")
     func pedometerWins() async throws {
         let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
@@ -118,7 +162,7 @@ struct StepDetectionServiceTests {
             try await barrier(phone)
             let messages = await collectJSON(feed) { found in found.contains { $0.topic == Self.barrierTopic } }
             #expect(messages.contains { $0.topic == Self.barrierTopic })
-            #expect(!messages.contains { $0.json["source"] as? String == "detector" })
+            #expect(!messages.contains { $0.topic != Self.barrierTopic && $0.json["source"] as? String == "detector" })
         }
     }
 
