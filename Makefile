@@ -80,8 +80,8 @@ tsan: deps
 # a minimal C relay over libmosquitto (step → position latency and CPU per message, three runs, the relay built from
 # Benchmarks/PositionRelay); the simulator with 1,000 walkers at real time (sensors-load, three runs, within one
 # core); every service's idle memory beside mosquitto and mosquitto_sub (memory-idle, under 20 MiB each); the real
-# compass service under 1000 devices at 50 Hz (compass-load: kept up, and CPU per sample within 1.5x mosquitto_sub's
-# on the same stream); the bridge's step detector under 700 devices at 100 Hz (detector-load: kept up, and its CPU per
+# compass service under 1000 devices at 50 Hz (compass-load, three runs: kept up in each, and the median CPU per
+# sample within 1.5x mosquitto_sub's on the same stream); the bridge's step detector under 700 devices at 100 Hz (detector-load: kept up, and its CPU per
 # sample low enough for 200,000 samples a second on one core, beside mosquitto_sub on the same stream); its HTTP push, the
 # activity service (10,000 devices at 1 Hz; a year of minute rows queried by day), the walk journal (500 walking
 # devices, a photo point each every 70 s, against the local photo server at 50 ms) and the hand-written codecs
@@ -100,7 +100,7 @@ benchmark: release
 	$(call goal,.build/release/stepcompass-buslab position-load --runs 3,position-load)
 	$(call goal,.build/release/stepcompass-buslab sensors-load --walkers 1000 --duration 20 --runs 3,sensors-load)
 	$(call goal,.build/release/stepcompass-buslab memory-idle,memory-idle)
-	$(call goal,.build/release/stepcompass-buslab compass-load --devices 1000 --rate 50 --duration 20,compass-load)
+	$(call goal,.build/release/stepcompass-buslab compass-load --devices 1000 --rate 50 --duration 20 --runs 3,compass-load)
 	$(call goal,.build/release/stepcompass-buslab detector-load --devices 700 --rate 100 --duration 20,detector-load)
 	-.build/release/stepcompass-buslab bridge-load --phones 200 --rate 100 --batch 100 --duration 20
 	-.build/release/stepcompass-buslab activity-load --devices 10000 --rate 1 --duration 60

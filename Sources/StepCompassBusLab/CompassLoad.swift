@@ -25,7 +25,9 @@ struct CompassLoad: AsyncParsableCommand {
             C client, output to /dev/null) receives --anchor-duration seconds of the same stream: the compass's CPU per \
             sample against it. Exit code 3 when the compass did not keep up or spent more than --anchor-goal times the \
             anchor's CPU per sample (the compass's figure covers the whole run, warm-up included; the anchor's the \
-            whole of its own).
+            whole of its own). With --runs N the whole measure (a new broker, the compass, then the anchor) is made N \
+            times and the goal is judged on the median of the N ratios, the compass having kept up in every run: \
+            this machine's own speed drifts by a third within an hour, so one ratio can land on either side.
             """)
 
     @Option(help: "Number of simulated devices.") var devices = 1_000
@@ -41,6 +43,7 @@ struct CompassLoad: AsyncParsableCommand {
     @Option(help: "Seconds of the same stream sent to mosquitto_sub, the C receive-only anchor, after the compass stops.")
     var anchorDuration = 10.0
     @Option(help: "The goal: the compass's CPU per sample at most this many times the anchor's.") var anchorGoal = 1.5
+    @Option(help: "Measures to make, each with its anchor; the goal is judged on the median ratio.") var runs = 1
     @Flag(
         help: """
             With --bus-publishers: let the publishers' TCP coalesce small writes (Nagle; libmosquitto's own default). \
@@ -64,6 +67,7 @@ struct CompassLoad: AsyncParsableCommand {
         guard publishers >= 1, publishers <= 64 else { throw ValidationError("--publishers must be 1...64") }
         guard maxRate > 0 else { throw ValidationError("--max-rate must be positive") }
         guard anchorDuration > 0, anchorGoal > 0 else { throw ValidationError("--anchor-duration and --anchor-goal must be positive") }
+        guard runs >= 1, runs <= 20 else { throw ValidationError("--runs must be 1...20") }
     }
 
     /// `stepcompass-compass` next to this executable.
@@ -78,9 +82,40 @@ struct CompassLoad: AsyncParsableCommand {
 
     func run() async throws {
         try BridgeUnderTest.requireExecutable(compassPath, service: "compass")
-        try await PrivateBroker.measure(configuration: "max_queued_messages 1000000") { broker in
-            try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path))
+        var reports: [LoadReport] = []
+        for run in 1...runs {
+            if runs > 1 && !json { print("run \(run) of \(runs):") }
+            let broker = try await MosquittoBrokerProcess.launch(configuration: "max_queued_messages 1000000")
+            do {
+                reports.append(
+                    try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path)))
+            } catch {
+                await broker.shutdown()
+                throw error
+            }
+            await broker.shutdown()
         }
+        if runs == 1 {
+            if !(reports[0].keptUp && reports[0].withinAnchorGoal) { throw ExitCode(3) }
+            return
+        }
+        let ratios = reports.compactMap(\.anchorRatio).sorted()
+        let median = ratios.count == runs ? ratios[runs / 2] : nil
+        let keptUp = reports.allSatisfy(\.keptUp)
+        let compass = reports.compactMap(\.serviceCPUPerSample).sorted()
+        let anchors = reports.compactMap(\.anchorCPUPerSample).sorted()
+        if !json {
+            print(
+                "medians of \(runs) runs: compass \(FigureText.microseconds(compass.isEmpty ? nil : compass[compass.count / 2])) a sample, mosquitto_sub \(FigureText.microseconds(anchors.isEmpty ? nil : anchors[anchors.count / 2])); ratios \(ratios.map { String(format: "%.2f×", $0) }.joined(separator: " ")), median \(median.map { String(format: "%.2f×", $0) } ?? "n/a") (goal ≤ \(String(format: "%g", anchorGoal))×); kept up in \(reports.filter(\.keptUp).count) of \(runs) runs"
+            )
+        }
+        guard let median else {
+            if !json { print("GOAL NOT CHECKED: a run's anchor or compass CPU could not be measured") }
+            throw ExitCode(3)
+        }
+        let met = keptUp && median <= anchorGoal
+        if !json { print(met ? "GOAL MET (median of \(runs) runs)" : "GOAL MISSED (median of \(runs) runs)") }
+        if !met { throw ExitCode(3) }
     }
 
     private func client(_ role: String, port: Int, noDelay: Bool = true) async throws -> MosquittoBus {
@@ -95,8 +130,8 @@ struct CompassLoad: AsyncParsableCommand {
         return bus
     }
 
-    /// Runs the load against a broker; returns whether the service kept up.
-    private func measure(port: Int, brokerPID: Int32?) async throws -> Bool {
+    /// Runs the load against a broker and prints its report.
+    private func measure(port: Int, brokerPID: Int32?) async throws -> LoadReport {
         let prefix = "stepcompass"
         let samples = LoadSamples(count: devices, prefix: prefix, seed: seed)
         let probe = try await client("probe", port: port)
@@ -256,7 +291,7 @@ struct CompassLoad: AsyncParsableCommand {
         for sender in senders { await sender.disconnect() }
         for publisher in bursts { _ = try? await RawMQTTClient.onThread("compass-load-disconnect") { publisher.disconnect() } }
         await probe.disconnect()
-        return report.keptUp && report.withinAnchorGoal
+        return report
     }
 
     /// The device id of a topic `prefix/<device>/heading`: its second level.
