@@ -24,6 +24,16 @@ final class StepCounter: Sendable {
         var lastRound: UInt64 = 0
         /// Whether the device is in ``State/holding``.
         var listedHolding = false
+
+        /// Feeds one sample, heard in `round`; returns the steps it released and whether ``listedHolding`` changed
+        /// (the device is to be added to or removed from ``State/holding``).
+        mutating func add(time: Double, acceleration: SIMD3<Double>, round: UInt64) -> (found: DetectedSteps, listingChanged: Bool) {
+            lastRound = round
+            let found = detector.add(time: time, acceleration: acceleration)
+            guard detector.isHoldingStep != listedHolding else { return (found, false) }
+            listedHolding.toggle()
+            return (found, true)
+        }
     }
 
     private let messages: ContractMessages
@@ -63,10 +73,8 @@ final class StepCounter: Sendable {
     func sample(device: String, time: Double, acceleration: SIMD3<Double>) -> BusMessage? {
         let count: (steps: Int, distance: Double, time: Double)? = state.withLock { state in
             let index = Self.index(of: device, in: &state, configuration: configuration, maxDevices: maxDevices)
-            state.devices.values[index].lastRound = state.round
-            let found = state.devices.values[index].detector.add(time: time, acceleration: acceleration)
-            if state.devices.values[index].detector.isHoldingStep != state.devices.values[index].listedHolding {
-                state.devices.values[index].listedHolding.toggle()
+            let (found, listingChanged) = state.devices.values[index].add(time: time, acceleration: acceleration, round: state.round)
+            if listingChanged {
                 if state.devices.values[index].listedHolding { state.holding.insert(device) } else { state.holding.remove(device) }
             }
             return Self.countGrew(found, at: index, in: &state)

@@ -133,36 +133,11 @@ struct ActivityLoad: AsyncParsableCommand {
         let postgresBefore = postgresPID.flatMap(Self.treeCPU(pid:))
 
         let shares = (0..<publishers).map { index in Array(stride(from: index, to: devices, by: publishers)) }
-        let published = try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
-            for (index, share) in shares.enumerated() {
-                let publisher = bursts[index]
-                group.addTask {
-                    try await RawMQTTClient.onThread("activity-load-pub-\(index)") {
-                        var count = 0
-                        var late = 0.0
-                        var packets = [UInt8]()
-                        packets.reserveCapacity(share.count * 110)
-                        for tick in 0..<ticks {
-                            let due = start + Double(tick) / rate
-                            let wait = due - Date().timeIntervalSince1970
-                            if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
-                            let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
-                            packets.removeAll(keepingCapacity: true)
-                            for device in share {
-                                let payload =
-                                    Array(#"{"steps":\#(Int64(tick + 1) * increments[device]),"timestamp":""#.utf8) + stamp + Array(#""}"#.utf8)
-                                RawMQTTClient.appendPublish(topic: topics[device], payload: payload, to: &packets)
-                            }
-                            try publisher.send(packets)
-                            count += share.count
-                        }
-                        return (count, late)
-                    }
-                }
-            }
-            var total = (sent: 0, late: 0.0)
-            for try await result in group { total = (total.sent + result.sent, max(total.late, result.late)) }
-            return total
+        let published = try await PacedBursts.publish(
+            clients: bursts, shares: shares, label: "activity-load", start: start, rate: rate, ticks: ticks, bytesPerPacket: 110
+        ) { device, tick, stamp, packets in
+            let payload = Array(#"{"steps":\#(Int64(tick + 1) * increments[device]),"timestamp":""#.utf8) + stamp + Array(#""}"#.utf8)
+            RawMQTTClient.appendPublish(topic: topics[device], payload: payload, to: &packets)
         }
         let publishEnd = Date().timeIntervalSince1970
         let after = CPUSnapshot.take(bridge: process.pid, broker: brokerPID)

@@ -85,15 +85,10 @@ struct CompassLoad: AsyncParsableCommand {
         var reports: [LoadReport] = []
         for run in 1...runs {
             if runs > 1 && !json { print("run \(run) of \(runs):") }
-            let broker = try await MosquittoBrokerProcess.launch(configuration: "max_queued_messages 1000000")
-            do {
-                reports.append(
-                    try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path)))
-            } catch {
-                await broker.shutdown()
-                throw error
-            }
-            await broker.shutdown()
+            reports.append(
+                try await PrivateBroker.with(configuration: "max_queued_messages 1000000") { broker in
+                    try await measure(port: broker.port, brokerPID: ProcessCPU.pid(commandLineContaining: broker.directory.path))
+                })
         }
         if runs == 1 {
             if !(reports[0].keptUp && reports[0].withinAnchorGoal) { throw ExitCode(3) }
@@ -195,34 +190,17 @@ struct CompassLoad: AsyncParsableCommand {
         /// Publishes `ticks` ticks of every device's sample, tick k due at `start` + k / rate; returns the samples sent
         /// and the worst lateness of a publisher.
         func publishAll(start: Double, ticks: Int) async throws -> (sent: Int, late: Double) {
-            return try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
-                for (index, share) in shares.enumerated() where !busPublishers {
-                    let publisher = bursts[index]
-                    let rate = rate
-                    group.addTask {
-                        try await RawMQTTClient.onThread("compass-load-pub-\(index)") {
-                            var sent = 0
-                            var late = 0.0
-                            var packets = [UInt8]()
-                            packets.reserveCapacity(share.count * 160)
-                            for tick in 0..<ticks {
-                                let due = start + Double(tick) / rate
-                                let wait = due - Date().timeIntervalSince1970
-                                if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
-                                let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
-                                let seconds = Double(tick) / rate
-                                packets.removeAll(keepingCapacity: true)
-                                for device in share {
-                                    samples.appendPublishPacket(device: device, seconds: seconds, timestamp: stamp, to: &packets)
-                                }
-                                try publisher.send(packets)
-                                sent += share.count
-                            }
-                            return (sent, late)
-                        }
-                    }
+            if !busPublishers {
+                let rate = rate
+                return try await PacedBursts.publish(
+                    clients: bursts, shares: shares, label: "compass-load", start: start, rate: rate, ticks: ticks,
+                    bytesPerPacket: 160
+                ) { device, tick, stamp, packets in
+                    samples.appendPublishPacket(device: device, seconds: Double(tick) / rate, timestamp: stamp, to: &packets)
                 }
-                for (index, share) in shares.enumerated() where busPublishers {
+            }
+            return try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
+                for (index, share) in shares.enumerated() {
                     let sender = senders[index]
                     group.addTask {
                         var sent = 0

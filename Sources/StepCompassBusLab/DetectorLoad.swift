@@ -107,34 +107,10 @@ struct DetectorLoad: AsyncParsableCommand {
         let shares = (0..<publishers).map { index in Array(stride(from: index, to: devices, by: publishers)) }
         let clients = bursts
         @Sendable func publishAll(start: Double, ticks: Int) async throws -> (sent: Int, late: Double) {
-            try await withThrowingTaskGroup(of: (sent: Int, late: Double).self) { group in
-                for (index, share) in shares.enumerated() {
-                    let publisher = clients[index]
-                    group.addTask {
-                        try await RawMQTTClient.onThread("detector-load-pub-\(index)") {
-                            var sent = 0
-                            var late = 0.0
-                            var packets = [UInt8]()
-                            packets.reserveCapacity(share.count * 140)
-                            for tick in 0..<ticks {
-                                let due = start + Double(tick) / rate
-                                let wait = due - Date().timeIntervalSince1970
-                                if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { late = max(late, -wait) }
-                                let stamp = Array(Timestamp.format(secondsSince1970: due).utf8)
-                                packets.removeAll(keepingCapacity: true)
-                                for device in share {
-                                    samples.appendPublishPacket(device: device, tick: tick, timestamp: stamp, to: &packets)
-                                }
-                                try publisher.send(packets)
-                                sent += share.count
-                            }
-                            return (sent, late)
-                        }
-                    }
-                }
-                var total = (sent: 0, late: 0.0)
-                for try await result in group { total = (total.sent + result.sent, max(total.late, result.late)) }
-                return total
+            try await PacedBursts.publish(
+                clients: clients, shares: shares, label: "detector-load", start: start, rate: rate, ticks: ticks, bytesPerPacket: 140
+            ) { device, tick, stamp, packets in
+                samples.appendPublishPacket(device: device, tick: tick, timestamp: stamp, to: &packets)
             }
         }
         let published = try await publishAll(start: start, ticks: ticks)

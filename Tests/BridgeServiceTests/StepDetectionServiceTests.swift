@@ -59,15 +59,21 @@ struct StepDetectionServiceTests {
 
     private static let barrierTopic = "stepcompass/barrier-sync/steps"
 
-    @Test(
-        "a phone in the trouser pocket that sends no pedometer count gets detector steps and a distance",
-        arguments: [PhoneCarry.pocket, .texting, .swing])
-    func detectedSteps(carry: PhoneCarry) async throws {
+    /// A probe's subscription to every device's `steps` (the barrier's included) and a connected phone to publish with.
+    private func stepsFeedAndPhone() async throws -> (feed: BusSubscription, phone: InMemoryBus) {
         let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
         probe.connect()
         let feed = try await probe.subscribe(to: TopicFilter("stepcompass/+/steps"))
         let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
         phone.connect()
+        return (feed, phone)
+    }
+
+    @Test(
+        "a phone in the trouser pocket that sends no pedometer count gets detector steps and a distance",
+        arguments: [PhoneCarry.pocket, .texting, .swing])
+    func detectedSteps(carry: PhoneCarry) async throws {
+        let (feed, phone) = try await stepsFeedAndPhone()
         try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
             let truth = try await walk(carry, device: "walker", seconds: 60, on: phone)
             let messages = await collectJSON(feed, timeout: .seconds(20)) { found in
@@ -86,11 +92,7 @@ struct StepDetectionServiceTests {
     /// after a step (the app stopped, the connection lost) gets that step once it has been silent for 3 s.
     @Test("a phone that stops sending mid-walk gets its last step once silent, and the count matches the detector's")
     func silentPhoneGetsLastStep() async throws {
-        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
-        probe.connect()
-        let feed = try await probe.subscribe(to: TopicFilter("stepcompass/+/steps"))
-        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
-        phone.connect()
+        let (feed, phone) = try await stepsFeedAndPhone()
         try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
             var reference = StepDetector()
             _ = try await walk(.texting, device: "stopper", seconds: 30, on: phone) { time, acceleration in
@@ -116,11 +118,7 @@ struct StepDetectionServiceTests {
     /// devices); the walking devices that send keep their detectors and counts.
     @Test("more devices than --max-devices: the idlest are forgotten, a walking device keeps its count, new ones count")
     func deviceCap() async throws {
-        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
-        probe.connect()
-        let feed = try await probe.subscribe(to: TopicFilter("stepcompass/+/steps"))
-        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
-        phone.connect()
+        let (feed, phone) = try await stepsFeedAndPhone()
         let configuration = BridgeConfiguration(httpPort: 0, reorderDelay: 0.05, maxDevices: 32)
         try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge"), configuration: configuration) { _ in
             // 200 devices send a sample each, interleaved with the walker's samples, so the walker is always recent.
@@ -149,13 +147,7 @@ struct StepDetectionServiceTests {
 
     @Test("once a pedometer count arrives, the detector publishes nothing more for that device")
     func pedometerWins() async throws {
-        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
-        probe.connect()
-        let feed = try await probe.subscribe(to: [
-            SubscriptionRequest(try TopicFilter("stepcompass/+/steps")), SubscriptionRequest(try TopicFilter(Self.barrierTopic)),
-        ])
-        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
-        phone.connect()
+        let (feed, phone) = try await stepsFeedAndPhone()
         try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
             try await phone.publish(BusMessage(topic: "stepcompass/counted/steps", text: #"{"steps": 0}"#, qos: .atLeastOnce))
             _ = try await walk(.hand, device: "counted", seconds: 30, on: phone)
@@ -168,13 +160,7 @@ struct StepDetectionServiceTests {
 
     @Test("a phone lying still gets no step")
     func stillPhone() async throws {
-        let probe = InMemoryBus(broker: broker, clientID: "probe", cleanStart: true)
-        probe.connect()
-        let feed = try await probe.subscribe(to: [
-            SubscriptionRequest(try TopicFilter("stepcompass/+/steps")), SubscriptionRequest(try TopicFilter(Self.barrierTopic)),
-        ])
-        let phone = InMemoryBus(broker: broker, clientID: "phone", cleanStart: true)
-        phone.connect()
+        let (feed, phone) = try await stepsFeedAndPhone()
         try await BridgeHarness.with(bus: InMemoryBus(broker: broker, clientID: "stepcompass-bridge")) { _ async throws in
             var configuration = WalkerConfiguration()
             configuration.activity = .pickUpAndPutDown
