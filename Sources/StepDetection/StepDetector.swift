@@ -347,19 +347,7 @@ public struct StepDetector: Sendable {
 
     /// The median (upper, for an even count) swing of the pending candidates; allocation-free.
     private func medianPendingSwing() -> Double {
-        let n = pending.count
-        let rank = n / 2
-        for i in 0..<n {
-            let value = pending[i].length
-            var less = 0
-            var lessOrEqual = 0
-            for j in 0..<n {
-                if pending[j].length < value { less += 1 }
-                if pending[j].length <= value { lessOrEqual += 1 }
-            }
-            if less <= rank && rank < lessOrEqual { return value }
-        }
-        return pending[n - 1].length
+        Self.median(pending.count) { pending[$0].length }
     }
 
     /// Counts a step whose swing is in `length`: released with its model length.
